@@ -1,0 +1,350 @@
+"""Board files: parse TOML, validate, and hold the result as an immutable `Board`.
+
+Every problem with a board file becomes a `BoardError` whose message is one line naming the file,
+the key or entry, and what is wrong; the command line prints it as it is.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from compute.rules import roll_target
+
+MAX_SQUARES = 1000
+MAX_DIE = 100
+MAX_FILE_BYTES = 1_000_000
+
+BUNDLED_BOARDS_DIR = Path(__file__).resolve().parent.parent / "site_src" / "boards"
+
+
+class BoardError(ValueError):
+    """A board file that cannot be used; the message is a single line meant for people."""
+
+
+Jump = tuple[int, int]
+_Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+class _BoardFile(BaseModel):
+    """The shape of a board file, checked strictly (no silent conversions)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    title: str = Field(min_length=1)
+    squares: int = Field(ge=2, le=MAX_SQUARES)
+    die: int = Field(ge=1, le=MAX_DIE)
+    overshoot: Literal["stay", "bounce", "pass"] = "stay"
+    roll_again_on: int | None = None
+    start: int = Field(default=0, ge=0)
+    ladders: list[_Pair] = []
+    chutes: list[_Pair] | None = None
+    snakes: list[_Pair] | None = None
+    source: str = Field(min_length=1)
+
+
+KNOWN_KEYS = tuple(_BoardFile.model_fields)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board: squares 1..`squares`, players start on `start` (0 is off the board)."""
+
+    title: str
+    squares: int
+    die: int
+    overshoot: str = "stay"
+    ladders: tuple[Jump, ...] = ()
+    chutes: tuple[Jump, ...] = ()
+    roll_again_on: int | None = None
+    start: int = 0
+    source: str = ""
+    slug: str = ""
+    jumps: Mapping[int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ladders", tuple(sorted(tuple(j) for j in self.ladders)))
+        object.__setattr__(self, "chutes", tuple(sorted(tuple(j) for j in self.chutes)))
+        object.__setattr__(self, "jumps", dict(self.ladders + self.chutes))
+
+    @property
+    def last(self) -> int:
+        """The winning square."""
+        return self.squares
+
+    def move(self, square: int, roll: int) -> int:
+        """Square after one roll from `square` (the rules of DESIGN.md §3)."""
+        return roll_target(self.squares, self.overshoot, self.jumps, square, roll)
+
+    def canonical(self) -> dict[str, Any]:
+        """Everything that determines the results, in a fixed form (title and source excluded)."""
+        return {
+            "squares": self.squares,
+            "die": self.die,
+            "overshoot": self.overshoot,
+            "roll_again_on": self.roll_again_on,
+            "start": self.start,
+            "ladders": [list(j) for j in self.ladders],
+            "chutes": [list(j) for j in self.chutes],
+        }
+
+    def replace(self, **changes: Any) -> Board:
+        """A copy with some fields changed, validated again."""
+        fields = {
+            "title": self.title, "squares": self.squares, "die": self.die,
+            "overshoot": self.overshoot, "ladders": self.ladders, "chutes": self.chutes,
+            "roll_again_on": self.roll_again_on, "start": self.start, "source": self.source,
+            "slug": self.slug,
+        }
+        fields.update(changes)
+        board = Board(**fields)
+        check_board(board, self.slug or "board")
+        return board
+
+
+def _ranges(squares: list[int]) -> str:
+    """Compact text for a sorted list of squares: '3-7, 9'."""
+    parts: list[str] = []
+    run: list[int] = []
+    for s in sorted(squares):
+        if run and s == run[-1] + 1:
+            run.append(s)
+            continue
+        if run:
+            parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+        run = [s]
+    if run:
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    return ", ".join(parts)
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += ("." if text else "") + str(part)
+    return text or "(top level)"
+
+
+def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
+    """One readable sentence for the first schema error."""
+    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and "[" in p))
+    kind = error["type"]
+    key = _loc(loc)
+    if kind == "extra_forbidden":
+        name = str(loc[0])
+        guess = difflib.get_close_matches(name, KNOWN_KEYS, n=1, cutoff=0.6)
+        hint = f" (did you mean '{guess[0]}'?)" if guess else f" (known keys: {', '.join(KNOWN_KEYS)})"
+        return f"unknown key '{name}'{hint}"
+    if kind == "missing":
+        return f"{key}: missing (every board needs it)"
+    value = error.get("input")
+    shown = repr(value) if not isinstance(value, (list, dict)) or len(repr(value)) < 60 else type(value).__name__
+    if kind in ("int_type", "string_type", "list_type", "tuple_type"):
+        wanted = {"int_type": "a whole number", "string_type": "a string", "list_type": "a list",
+                  "tuple_type": "a pair [from, to]"}[kind]
+        return f"{key}: expected {wanted}, got {shown}"
+    if kind in ("too_short", "too_long") and loc and loc[0] in ("ladders", "chutes", "snakes"):
+        return f"{key}: each jump is a pair [from, to], got {shown}"
+    if kind == "literal_error":
+        return f"{key}: must be one of \"stay\", \"bounce\", \"pass\", got {shown}"
+    return f"{key}: {error['msg'].lower()}, got {shown}"
+
+
+def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Board:
+    """Validate a parsed board description; `name` prefixes every error message."""
+    if not isinstance(data, Mapping):
+        raise BoardError(f"{name}: a board is a table of keys, got {type(data).__name__}")
+    try:
+        parsed = _BoardFile.model_validate(dict(data))
+    except ValidationError as exc:
+        errors = exc.errors()
+        more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+        raise BoardError(f"{name}: {_pydantic_problem(errors[0], data)}{more}") from None
+    if parsed.chutes is not None and parsed.snakes is not None:
+        raise BoardError(f"{name}: snakes: give chutes or snakes (two names for the same thing), not both")
+    chutes_key = "snakes" if parsed.snakes is not None else "chutes"
+    chutes = parsed.snakes if parsed.snakes is not None else (parsed.chutes or [])
+    board = Board(
+        title=parsed.title, squares=parsed.squares, die=parsed.die, overshoot=parsed.overshoot,
+        ladders=tuple(tuple(j) for j in parsed.ladders), chutes=tuple(tuple(j) for j in chutes), roll_again_on=parsed.roll_again_on,
+        start=parsed.start, source=parsed.source, slug=slug,
+    )
+    check_board(board, name, chutes_key=chutes_key, ladders=[tuple(j) for j in parsed.ladders],
+                chutes=[tuple(j) for j in chutes])
+    return board
+
+
+def check_board(board: Board, name: str, chutes_key: str = "chutes",
+                ladders: list[tuple[int, int]] | None = None,
+                chutes: list[tuple[int, int]] | None = None) -> None:
+    """Raise `BoardError` for any rule of DESIGN.md §3 the board breaks."""
+    last = board.squares
+    ladders = list(board.ladders) if ladders is None else ladders
+    chutes = list(board.chutes) if chutes is None else chutes
+    if board.roll_again_on is not None and not 1 <= board.roll_again_on <= board.die:
+        raise BoardError(f"{name}: roll_again_on: must be a face of the die (1 to {board.die}), "
+                         f"got {board.roll_again_on}")
+    if board.overshoot == "bounce" and board.die > last:
+        raise BoardError(f"{name}: die: with overshoot = \"bounce\" the die may have at most {last} faces "
+                         f"(one per square), got {board.die}")
+    if board.roll_again_on is not None and board.die == 1:
+        raise BoardError(f"{name}: roll_again_on: a 1-faced die would roll again forever")
+    starts: dict[int, str] = {}
+    entries = [("ladders", i, j) for i, j in enumerate(ladders)] + \
+              [(chutes_key, i, j) for i, j in enumerate(chutes)]
+    for key, i, (a, b) in entries:
+        where = f"{key}[{i}] = [{a}, {b}]"
+        if not 1 <= a < last:
+            raise BoardError(f"{name}: {where}: a jump must start on a square from 1 to {last - 1}")
+        if not 0 <= b <= last:
+            raise BoardError(f"{name}: {where}: a jump must end on a square from 0 to {last}")
+        if a == b:
+            raise BoardError(f"{name}: {where}: a jump must go somewhere (from and to are equal)")
+        if key == "ladders" and b < a:
+            raise BoardError(f"{name}: {where}: a ladder goes up; this one goes down "
+                             f"(list it under {chutes_key})")
+        if key != "ladders" and b > a:
+            raise BoardError(f"{name}: {where}: a {key[:-1]} goes down; this one goes up "
+                             f"(list it under ladders)")
+        if a in starts:
+            raise BoardError(f"{name}: {where}: square {a} already starts {starts[a]}")
+        starts[a] = where
+    for key, i, (a, b) in entries:
+        if b in starts:
+            raise BoardError(f"{name}: {key}[{i}] = [{a}, {b}]: ends on square {b}, where "
+                             f"{starts[b]} starts (jumps may not chain)")
+    if board.start >= last:
+        raise BoardError(f"{name}: start: must be below the last square {last}, got {board.start}")
+    if board.start in starts:
+        raise BoardError(f"{name}: start: square {board.start} is where {starts[board.start]} starts; "
+                         f"start at its other end instead")
+    doomed = doomed_squares(board)
+    if board.start in doomed:
+        reach = reachable_squares(board)
+        trapped = sorted(s for s in trapped_squares(board) if s in reach)
+        raise BoardError(f"{name}: the game can fail to end: from the start a player can reach "
+                         f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
+                         f"from which square {last} can never be reached")
+
+
+def _successors(board: Board, square: int) -> set[int]:
+    return {board.move(square, roll) for roll in range(1, board.die + 1)}
+
+
+def reachable_squares(board: Board, origin: int | None = None) -> set[int]:
+    """Squares where a roll can be made, reachable from `origin` (default the start)."""
+    origin = board.start if origin is None else origin
+    seen = {origin}
+    todo = [origin]
+    while todo:
+        for nxt in _successors(board, todo.pop()):
+            if nxt != board.squares and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _roll_squares(board: Board) -> list[int]:
+    return [s for s in range(board.squares) if s not in board.jumps]
+
+
+def trapped_squares(board: Board) -> set[int]:
+    """Squares from which the last square can never be reached."""
+    squares = _roll_squares(board)
+    preds: dict[int, set[int]] = {s: set() for s in squares + [board.squares]}
+    for s in squares:
+        for nxt in _successors(board, s):
+            preds[nxt].add(s)
+    can_finish = {board.squares}
+    todo = [board.squares]
+    while todo:
+        for p in preds[todo.pop()]:
+            if p not in can_finish:
+                can_finish.add(p)
+                todo.append(p)
+    return set(squares) - can_finish
+
+
+def doomed_squares(board: Board) -> set[int]:
+    """Squares from which the game may never end (a trapped square can be reached)."""
+    trapped = trapped_squares(board)
+    if not trapped:
+        return set()
+    squares = _roll_squares(board)
+    preds: dict[int, set[int]] = {s: set() for s in squares + [board.squares]}
+    for s in squares:
+        for nxt in _successors(board, s):
+            preds[nxt].add(s)
+    doomed = set(trapped)
+    todo = list(trapped)
+    while todo:
+        for p in preds[todo.pop()]:
+            if p not in doomed:
+                doomed.add(p)
+                todo.append(p)
+    return doomed
+
+
+def parse_board(text: bytes, name: str, slug: str = "") -> Board:
+    """Parse the bytes of a board file; `name` is used in error messages."""
+    if len(text) > MAX_FILE_BYTES:
+        raise BoardError(f"{name}: file is {len(text):,} bytes; a board file is at most {MAX_FILE_BYTES:,}")
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BoardError(f"{name}: not a text file (invalid UTF-8 at byte {exc.start})") from None
+    if "\x00" in decoded:
+        raise BoardError(f"{name}: not a text file (contains NUL bytes)")
+    try:
+        data = tomllib.loads(decoded)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        if "(at line" in message:
+            what, _, where = message.rpartition(" (at ")
+            raise BoardError(f"{name}: {where.rstrip(')')}: invalid TOML: {what}") from None
+        raise BoardError(f"{name}: invalid TOML: {message}") from None
+    return board_from_mapping(data, name, slug)
+
+
+def load_board(path: str | os.PathLike[str]) -> Board:
+    """Read and validate one board file; its slug is the file name without `.toml`."""
+    p = Path(path)
+    name = str(path)
+    if p.is_dir():
+        raise BoardError(f"{name}: is a folder, not a board file")
+    try:
+        text = p.read_bytes()
+    except FileNotFoundError:
+        raise BoardError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise BoardError(f"{name}: cannot be read ({exc.strerror})") from None
+    return parse_board(text, name, slug=p.stem)
+
+
+def bundled_boards(directory: Path | None = None) -> dict[str, Path]:
+    """The bundled board files by slug, in name order."""
+    folder = directory or BUNDLED_BOARDS_DIR
+    return {p.stem: p for p in sorted(folder.glob("*.toml"))}
+
+
+def resolve_board(spec: str) -> Board:
+    """A board from a file path, or from a bundled board's slug."""
+    path = Path(spec)
+    if path.suffix == ".toml" or os.sep in spec or path.exists():
+        return load_board(path)
+    known = bundled_boards()
+    if spec in known:
+        return load_board(known[spec])
+    guess = difflib.get_close_matches(spec, list(known), n=1, cutoff=0.5)
+    hint = f" (did you mean '{guess[0]}'?)" if guess else f" (bundled boards: {', '.join(known)})"
+    raise BoardError(f"{spec}: no such board file or bundled board{hint}")

@@ -1,0 +1,113 @@
+"""The exact turn-to-turn Markov chain of one player on a board.
+
+States are the squares where a turn can start (every square that is not the foot of a jump and not
+the last square; squares from which the game could fail to end are left out). The chain is kept as
+an integer matrix `M` with a common scale `s`, so that Q = M / s exactly; roll-again turns are folded
+in exactly as Q = (I - B)^-1 A (DESIGN.md §4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from math import lcm
+
+import numpy as np
+from flint import fmpq, fmpq_mat, fmpz_mat
+
+from compute.boards import Board, doomed_squares
+
+
+@dataclass(frozen=True)
+class TurnChain:
+    """One player's absorbing chain: Q = M / scale among `states`, r = finish / scale."""
+
+    board: Board
+    states: tuple[int, ...]
+    scale: int
+    M: fmpz_mat
+    finish: tuple[int, ...]
+    index: dict[int, int] = field(repr=False)
+
+    @property
+    def size(self) -> int:
+        """Number of transient states d."""
+        return len(self.states)
+
+    @property
+    def start(self) -> int:
+        """Index of the starting square."""
+        return self.index[self.board.start]
+
+    @cached_property
+    def rows(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Sparse rows of M: for each state, the (column, integer weight) pairs."""
+        entries = [[int(x) for x in row] for row in self.M.tolist()]
+        return tuple(tuple((j, w) for j, w in enumerate(row) if w) for row in entries)
+
+    @cached_property
+    def Q_float(self) -> np.ndarray:
+        """Q in double precision (for cross-checks and charts)."""
+        return np.array([[int(x) for x in row] for row in self.M.tolist()], dtype=float) / self.scale
+
+    @cached_property
+    def r_float(self) -> np.ndarray:
+        """Probability of finishing in one turn from each state, in double precision."""
+        return np.array(self.finish, dtype=float) / self.scale
+
+    def Q_exact(self) -> fmpq_mat:
+        """Q as an exact rational matrix."""
+        return fmpq_mat(self.M) / self.scale
+
+    def step(self, vector: list[int]) -> list[int]:
+        """Integer row vector times M (one turn, before dividing by the scale)."""
+        out = [0] * self.size
+        for i, vi in enumerate(vector):
+            if vi:
+                for j, w in self.rows[i]:
+                    out[j] += vi * w
+        return out
+
+
+def safe_squares(board: Board) -> tuple[int, ...]:
+    """Squares where a turn can start and from which the game ends with probability one."""
+    doomed = doomed_squares(board)
+    return tuple(s for s in range(board.squares) if s not in board.jumps and s not in doomed)
+
+
+def _roll_matrices(board: Board, states: tuple[int, ...], index: dict[int, int]):
+    """Single-roll counts: ending the turn (A, a_fin) and continuing it (B), each over `die`."""
+    d = len(states)
+    A = [[0] * d for _ in range(d)]
+    B = [[0] * d for _ in range(d)]
+    a_fin = [0] * d
+    for i, square in enumerate(states):
+        for roll in range(1, board.die + 1):
+            nxt = board.move(square, roll)
+            if nxt == board.squares:
+                a_fin[i] += 1
+            elif roll == board.roll_again_on:
+                B[i][index[nxt]] += 1
+            else:
+                A[i][index[nxt]] += 1
+    return A, B, a_fin
+
+
+def turn_chain(board: Board) -> TurnChain:
+    """Build the exact turn chain of a validated board."""
+    states = safe_squares(board)
+    index = {s: i for i, s in enumerate(states)}
+    d = len(states)
+    A, B, a_fin = _roll_matrices(board, states, index)
+    if board.roll_again_on is None:
+        return TurnChain(board, states, board.die, fmpz_mat(A), tuple(a_fin), index)
+    die = board.die
+    I_minus_B = fmpq_mat(d, d, [fmpq(int(i == j)) - fmpq(B[i][j], die) for i in range(d) for j in range(d)])
+    rhs = fmpq_mat(d, d + 1, [fmpq(x, die) for i in range(d) for x in A[i] + [a_fin[i]]])
+    turn = I_minus_B.solve(rhs)
+    entries = turn.entries()
+    scale = lcm(*(int(x.q) for x in entries))
+    ints = [int(x.p) * (scale // int(x.q)) for x in entries]
+    M = fmpz_mat(d, d, [ints[i * (d + 1) + j] for i in range(d) for j in range(d)])
+    finish = tuple(ints[i * (d + 1) + d] for i in range(d))
+    return TurnChain(board, states, scale, M, finish, index)

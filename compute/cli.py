@@ -1,0 +1,152 @@
+"""The `chutes` command line: solve and simulate boards.
+
+Bad input ends with exit status 2 and one line on standard error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import click
+
+from compute import __version__
+from compute.boards import Board, BoardError, resolve_board
+
+EXIT_BAD_INPUT = 2
+
+
+def _board(spec: str) -> Board:
+    return resolve_board(spec)
+
+
+def _emit_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, indent=1, sort_keys=True))
+
+
+@click.group(help="Exact analysis of Chutes and Ladders boards.")
+@click.version_option(__version__, prog_name="chutes")
+def main() -> None:
+    """Entry point group."""
+
+
+@main.command(help="Solve BOARD (a .toml file or a bundled board's name) exactly.")
+@click.argument("board")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
+@click.option("--positions", metavar="A,B",
+              help="Two squares: the chance that the player to move (on A) beats the player on B.")
+def solve(board: str, as_json: bool, positions: str | None) -> None:
+    """Solve a board, or a two-player position on it."""
+    from compute.report import solve as solve_board
+    from compute.report import solve_pair, summary
+
+    b = _board(board)
+    started = time.perf_counter()
+    if positions is not None:
+        squares = _parse_positions(positions, b)
+        result = solve_pair(b, *squares)
+        if as_json:
+            _emit_json(result)
+        else:
+            mover, other = result["win_probabilities"]
+            click.echo(f"{b.title}\n  Player to move on square {squares[0]} beats the player on square "
+                       f"{squares[1]} with probability {mover['decimal']}\n"
+                       f"    = {mover['numerator']}/{mover['denominator']}")
+        return
+    result = solve_board(b)
+    if as_json:
+        _emit_json(result)
+    else:
+        click.echo(summary(result))
+        click.echo(f"  (solved in {time.perf_counter() - started:.2f} s)")
+
+
+def _parse_positions(text: str, board: Board) -> tuple[int, int]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        squares = [int(p) for p in parts]
+    except ValueError:
+        raise click.BadParameter(f"expected squares separated by commas, got {text!r}",
+                                 param_hint="--positions") from None
+    if len(squares) != 2:
+        raise click.BadParameter(f"give exactly two squares (got {len(squares)}); "
+                                 "three or more players are not supported yet", param_hint="--positions")
+    for sq in squares:
+        if not 0 <= sq < board.squares:
+            raise click.BadParameter(f"square {sq} is not on the board (0 to {board.squares - 1})",
+                                     param_hint="--positions")
+        if sq in board.jumps:
+            raise click.BadParameter(f"square {sq} is the foot of a jump; no turn starts there",
+                                     param_hint="--positions")
+    return squares[0], squares[1]
+
+
+@main.command(help="Simulate one- and two-player games on BOARD, reproducibly.")
+@click.argument("board")
+@click.option("--games", type=click.IntRange(1, 10**9), default=1_000_000, show_default=True,
+              help="Number of games.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Random seed; the same seed gives the same games.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
+def simulate(board: str, games: int, seed: int, as_json: bool) -> None:
+    """Simulate games and compare with the exact values."""
+    from compute.chain import turn_chain
+    from compute.exact import expected_turns
+    from compute.numbers import decimal_string
+    from compute.simulate import first_player_share, mean_turns, two_player_games
+    from compute.twoplayer import first_player_wins
+
+    b = _board(board)
+    started = time.perf_counter()
+    first, second = two_player_games(b, games, seed)
+    elapsed = time.perf_counter() - started
+    one = mean_turns(first)
+    two = first_player_share(first, second)
+    chain = turn_chain(b)
+    exact_mean = expected_turns(chain)[chain.start]
+    exact_first = first_player_wins(chain)
+    result = {
+        "board": b.slug or board, "games": games, "seed": seed,
+        "mean_turns": {"estimate": one.value, "ci95": [one.low, one.high],
+                       "exact": decimal_string(exact_mean, 20), "inside_ci": one.contains(float(exact_mean))},
+        "first_player_wins": {"estimate": two.value, "ci95": [two.low, two.high],
+                              "exact": decimal_string(exact_first, 20),
+                              "inside_ci": two.contains(float(exact_first))},
+        "shortest_seen": int(first.min()), "longest_seen": int(first.max()),
+    }
+    if as_json:
+        _emit_json(result)
+        return
+    click.echo(f"{b.title}: {games:,} two-player games (seed {seed}), {2 * games / elapsed / 1e6:.1f} million "
+               f"one-player games per second")
+    click.echo(f"  Average length: {one.value:.4f} turns (95% interval {one.low:.4f} to {one.high:.4f}); "
+               f"exact {float(exact_mean):.4f}")
+    click.echo(f"  First player won {two.value:.5f} (95% interval {two.low:.5f} to {two.high:.5f}); "
+               f"exact {float(exact_first):.5f}")
+    click.echo(f"  Shortest game seen: {result['shortest_seen']} turns; longest: {result['longest_seen']} turns")
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the command line and return its exit status; problems become one line on stderr."""
+    try:
+        main.main(args=argv, prog_name="chutes", standalone_mode=False)
+    except BoardError as exc:
+        click.echo(f"chutes: error: {exc}", err=True)
+        return EXIT_BAD_INPUT
+    except click.UsageError as exc:
+        hint = f" (see 'chutes {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else " (see 'chutes --help')"
+        click.echo(f"chutes: error: {exc.format_message()}{hint}", err=True)
+        return EXIT_BAD_INPUT
+    except click.exceptions.Abort:
+        click.echo("chutes: interrupted", err=True)
+        return 130
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    return 0
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(run())

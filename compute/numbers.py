@@ -1,0 +1,39 @@
+"""Exact numbers for people and for JSON: a fraction as numerator, denominator and a long decimal.
+
+Python refuses by default to turn integers of more than 4,300 digits into text; the exact answers
+here are longer than that, so importing this module lifts that limit for the process.
+"""
+
+from __future__ import annotations
+
+import sys
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+sys.set_int_max_str_digits(0)
+
+DECIMAL_DIGITS = 50
+
+
+def decimal_string(x: Fraction, digits: int = DECIMAL_DIGITS) -> str:
+    """`x` to `digits` significant digits (rounded half-even), without exponent notation."""
+    with localcontext() as ctx:
+        ctx.prec = digits
+        value = Decimal(x.numerator) / Decimal(x.denominator)
+        return format(value, "f")
+
+
+def exact_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
+    """The JSON form of an exact value: decimal strings for numerator and denominator, and a preview."""
+    return {"numerator": str(x.numerator), "denominator": str(x.denominator),
+            "decimal": decimal_string(x, digits)}
+
+
+def fraction_from_json(obj: dict[str, str]) -> Fraction:
+    """Inverse of `exact_json`."""
+    return Fraction(int(obj["numerator"]), int(obj["denominator"]))
+
+
+def digit_count(n: int) -> int:
+    """Number of decimal digits of |n|."""
+    return len(str(abs(n)))

@@ -1,0 +1,111 @@
+"""Assemble a board's results into one JSON-ready dictionary (and a plain-words summary).
+
+This is what `chutes solve --json` prints: exact values as {numerator, denominator, decimal},
+floats only where they are labelled as such.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from compute.boards import Board
+from compute.chain import TurnChain, turn_chain
+from compute.exact import bounds as exact_bounds
+from compute.exact import distribution, expected_turns, expected_visits, jump_usage, moments, shortest_game
+from compute.numbers import decimal_string, digit_count, exact_json
+from compute.twoplayer import first_player_wins, pair_wins
+
+WITHIN = (20, 50, 100)
+BOUND_TURNS = (9, 100, 500)
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    """The board's own definition, as read from its file."""
+    return {"slug": board.slug, "title": board.title, "source": board.source, **board.canonical()}
+
+
+def solve(board: Board) -> dict[str, Any]:
+    """Every one- and two-player headline result for a board, exactly."""
+    chain = turn_chain(board)
+    turns = expected_turns(chain)
+    mean, variance = moments(chain, turns)
+    dist = distribution(chain)
+    visits = expected_visits(chain)
+    short = shortest_game(chain)
+    p_first = first_player_wins(chain)
+    quartiles = {name: dist.quantile(q) for name, q in
+                 (("lower_quartile", Fraction(1, 4)), ("median", Fraction(1, 2)), ("upper_quartile", Fraction(3, 4)))}
+    return {
+        "board": board_json(board),
+        "turn_states": chain.size,
+        "expected_turns": exact_json(mean),
+        "variance": exact_json(variance),
+        "standard_deviation": decimal_string(_sqrt_fraction(variance)),
+        "first_player_wins": {**exact_json(p_first), "numerator_digits": digit_count(p_first.numerator),
+                              "denominator_digits": digit_count(p_first.denominator)},
+        "game_length": {
+            "mode": dist.mode(),
+            **quartiles,
+            "shortest": {"turns": short.turns, "rolls": list(short.rolls), "squares": list(short.squares),
+                         "probability": exact_json(dist.exact[short.turns - 1]),
+                         "path_probability": exact_json(short.path_probability)},
+            "over_within": {str(k): exact_json(dist.cdf(k)) for k in WITHIN if k <= len(dist.exact)},
+            "exact_terms": len(dist.exact),
+        },
+        "bounds": {str(n): [float(x) for x in exact_bounds(dist, n)] for n in BOUND_TURNS},
+        "expected_turns_from": {str(sq): exact_json(t) for sq, t in zip(chain.states, turns)},
+        "expected_visits": {str(sq): exact_json(v) for sq, v in zip(chain.states, visits)},
+        "jump_usage": [{"from": a, "to": b, "kind": "ladder" if b > a else "chute", "per_game": exact_json(u)}
+                       for (a, b), u in sorted(jump_usage(chain).items())],
+    }
+
+
+def _sqrt_fraction(x: Fraction, digits: int = 60) -> Fraction:
+    """√x to about `digits` significant digits, as a fraction (for display only)."""
+    from math import isqrt
+
+    scale = 10 ** (2 * digits)
+    return Fraction(isqrt(x.numerator * scale // x.denominator), 10**digits)
+
+
+def solve_pair(board: Board, mover: int, other: int) -> dict[str, Any]:
+    """P(the player to move, on `mover`, beats the player on `other`), exactly."""
+    chain: TurnChain = turn_chain(board)
+    p = pair_wins(chain, mover, other)
+    return {"board": board_json(board), "positions": [mover, other],
+            "win_probabilities": [exact_json(p), exact_json(1 - p)]}
+
+
+def summary(result: dict[str, Any]) -> str:
+    """The headline results in plain words."""
+    b = result["board"]
+    g = result["game_length"]
+    p = result["first_player_wins"]
+    rule = {"stay": "a roll past the end is lost", "bounce": "a roll past the end bounces back",
+            "pass": "reaching or passing the end wins"}[b["overshoot"]]
+    extra = f", roll again on a {b['roll_again_on']}" if b["roll_again_on"] else ""
+    start = "off the board (square 0)" if b["start"] == 0 else f"on square {b['start']}"
+    short = g["shortest"]
+    lines = [
+        f"{b['title']}",
+        f"  {b['squares']} squares, {b['die']}-sided die, {rule}{extra}; players start {start}.",
+        f"  Average game: {_short(result['expected_turns'])} turns for one player "
+        f"(standard deviation {float(result['standard_deviation']):.2f}).",
+        f"  Median {g['median']} turns (half the games are over by then); quartiles "
+        f"{g['lower_quartile']} and {g['upper_quartile']}; most likely length {g['mode']} turns.",
+        f"  Shortest game: {short['turns']} turns, e.g. rolling {', '.join(map(str, short['rolls']))}; "
+        f"chance of a game that short: {short['probability']['numerator']}/{short['probability']['denominator']}.",
+    ]
+    for k, v in g["over_within"].items():
+        lines.append(f"  Over within {k} turns: {100 * float(v['decimal']):.1f}% of one-player games.")
+    lines += [
+        f"  First of two players wins: {p['decimal']}",
+        f"    about {round(1000 * float(p['decimal']))} of every 1,000 games; exactly a fraction with "
+        f"{p['numerator_digits']:,} digits over {p['denominator_digits']:,} (use --json for all of them).",
+    ]
+    return "\n".join(lines)
+
+
+def _short(x: dict[str, str]) -> str:
+    return f"{float(x['decimal']):.4f}"

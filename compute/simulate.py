@@ -1,0 +1,133 @@
+"""Monte Carlo games, compiled with numba and run in parallel, reproducible from a seed.
+
+The rules are written here again on purpose, straight from DESIGN.md §3 and independent of the
+chain code, so that simulation is a genuine third check of the exact results. Games are split into
+fixed chunks, each with its own generator seeded from (seed, chunk): the same seed gives the same
+games whatever the number of threads.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from compute.boards import Board
+
+CHUNK = 1 << 16
+MAX_TURNS = 1 << 30
+_OVERSHOOT = {"stay": 0, "bounce": 1, "pass": 2}
+_MASK = (1 << 64) - 1
+
+
+@numba.njit(cache=True, inline="always")
+def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True, parallel=True)
+def _play(n_games, seed, start, last, die, overshoot, again, jumps):
+    lengths = np.empty(n_games, dtype=np.int64)
+    n_chunks = (n_games + CHUNK - 1) // CHUNK
+    for c in numba.prange(n_chunks):
+        state = np.uint64(seed) ^ (np.uint64(c) * np.uint64(0xD1B54A32D192ED03))
+        state, _ = _splitmix(state)
+        buffered = np.uint64(0)
+        have = 0
+        stop = min(n_games, (c + 1) * CHUNK)
+        for g in range(c * CHUNK, stop):
+            square = start
+            turns = 0
+            while square != last:
+                turns += 1
+                while True:
+                    # an unbiased roll in 1..die (Lemire's method on 32 random bits)
+                    while True:
+                        if have == 0:
+                            state, buffered = _splitmix(state)
+                            have = 2
+                        bits = buffered & np.uint64(0xFFFFFFFF)
+                        buffered = buffered >> np.uint64(32)
+                        have -= 1
+                        product = bits * np.uint64(die)
+                        low = product & np.uint64(0xFFFFFFFF)
+                        if low >= np.uint64(die) or low >= (np.uint64(4294967296) - np.uint64(die)) % np.uint64(die):
+                            break
+                    roll = np.int64(product >> np.uint64(32)) + 1
+                    target = square + roll
+                    if target > last:
+                        if overshoot == 0:
+                            target = square
+                        elif overshoot == 2:
+                            target = last
+                        else:
+                            target = 2 * last - target
+                    square = jumps[target]
+                    if roll != again or square == last:
+                        break
+            lengths[g] = turns
+    return lengths
+
+
+def _jump_table(board: Board) -> np.ndarray:
+    table = np.arange(board.squares + 1, dtype=np.int64)
+    for a, b in board.jumps.items():
+        table[a] = b
+    return table
+
+
+def game_lengths(board: Board, games: int, seed: int) -> np.ndarray:
+    """Number of turns of `games` one-player games from the start square."""
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    again = board.roll_again_on if board.roll_again_on is not None else -1
+    return _play(games, seed & _MASK, board.start, board.squares, board.die,
+                 _OVERSHOOT[board.overshoot], again, _jump_table(board))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A simulated value with its 95% confidence interval."""
+
+    value: float
+    low: float
+    high: float
+    games: int
+
+    def contains(self, x: float) -> bool:
+        """Whether `x` lies inside the interval."""
+        return self.low <= x <= self.high
+
+
+Z95 = 1.959963984540054
+
+
+def mean_turns(lengths: np.ndarray) -> Estimate:
+    """Average game length with a normal-approximation 95% interval."""
+    n = len(lengths)
+    mean = float(lengths.mean())
+    half = Z95 * float(lengths.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def first_player_share(first: np.ndarray, second: np.ndarray) -> Estimate:
+    """Share of two-player games won by the first player (wins when T₁ ≤ T₂), with a Wilson interval."""
+    n = len(first)
+    wins = int(np.count_nonzero(first <= second))
+    p = wins / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return Estimate(p, centre - half, centre + half, n)
+
+
+def two_player_games(board: Board, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Game lengths of the first and second player in `games` independent two-player games."""
+    both = game_lengths(board, 2 * games, seed)
+    return both[0::2], both[1::2]
