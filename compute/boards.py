@@ -167,7 +167,7 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
     try:
         parsed = _BoardFile.model_validate(dict(data))
     except ValidationError as exc:
-        errors = exc.errors()
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
         more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
         raise BoardError(f"{name}: {_pydantic_problem(errors[0], data)}{more}") from None
     if parsed.chutes is not None and parsed.snakes is not None:
@@ -176,7 +176,8 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
     chutes = parsed.snakes if parsed.snakes is not None else (parsed.chutes or [])
     board = Board(
         title=parsed.title, squares=parsed.squares, die=parsed.die, overshoot=parsed.overshoot,
-        ladders=tuple(tuple(j) for j in parsed.ladders), chutes=tuple(tuple(j) for j in chutes), roll_again_on=parsed.roll_again_on,
+        ladders=tuple(tuple(j) for j in parsed.ladders), chutes=tuple(tuple(j) for j in chutes),
+        roll_again_on=parsed.roll_again_on,
         start=parsed.start, source=parsed.source, slug=slug,
     )
     check_board(board, name, chutes_key=chutes_key, ladders=[tuple(j) for j in parsed.ladders],

@@ -1,0 +1,81 @@
+"""Exact, double-precision and simulated results agree on every bundled board.
+
+Tolerances: exact vs float to 1e-9 relative; simulation within its 95% interval widened to 4.5
+standard errors (the chance that a correct value falls outside is below 1e-5 per check).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from compute.exact import distribution, expected_turns
+from compute.floats import expected_turns_float, first_player_float, pair_matrix_float
+from compute.simulate import first_player_share, game_lengths, mean_turns, two_player_games
+from compute.twoplayer import first_player_wins, pair_wins
+from tests.conftest import BUNDLED, board, chain
+
+WIDEN = 4.5 / 1.959963984540054
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_expected_turns_exact_vs_float(slug):
+    c = chain(slug)
+    exact = np.array([float(x) for x in expected_turns(c)])
+    assert np.allclose(exact, expected_turns_float(c), rtol=1e-9, atol=0)
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_first_player_exact_vs_stein(slug):
+    c = chain(slug)
+    assert math.isclose(float(first_player_wins(c)), first_player_float(c), rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_distribution_sums_to_mean(slug):
+    c = chain(slug)
+    dist = distribution(c)
+    mean = sum(k * p for k, p in enumerate(dist.pmf_float, start=1))
+    assert math.isclose(mean, float(expected_turns(c)[c.start]), rel_tol=1e-9)
+
+
+def test_pair_matrix_exact_vs_stein():
+    c = chain("classic")
+    W = pair_matrix_float(c)
+    for i, j in [(0, 0), (99, 99), (80 - 1, 30), (50, 97)]:
+        if i in c.index and j in c.index:
+            assert math.isclose(float(pair_wins(c, i, j)), W[c.index[i], c.index[j]], rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_simulation_agrees(slug):
+    b = board(slug)
+    c = chain(slug)
+    first, second = two_player_games(b, 1_000_000, seed=2024)
+    mean = mean_turns(first)
+    exact_mean = float(expected_turns(c)[c.start])
+    half = (mean.high - mean.low) / 2 * WIDEN
+    assert abs(mean.value - exact_mean) <= half
+    share = first_player_share(first, second)
+    exact_share = float(first_player_wins(c))
+    half = (share.high - share.low) / 2 * WIDEN
+    assert abs(share.value - exact_share) <= half
+
+
+def test_simulated_distribution_matches_exact():
+    c = chain("classic")
+    lengths = game_lengths(board("classic"), 2_000_000, seed=7)
+    pmf = distribution(c).pmf_float
+    counts = np.bincount(lengths, minlength=60)
+    for k in (7, 8, 9, 22, 33, 50):
+        p = pmf[k - 1]
+        se = math.sqrt(p * (1 - p) / len(lengths))
+        assert abs(counts[k] / len(lengths) - p) <= 4.5 * se
+
+
+def test_simulation_is_reproducible():
+    b = board("noordenbos")
+    assert np.array_equal(game_lengths(b, 100_000, seed=5), game_lengths(b, 100_000, seed=5))
+    assert not np.array_equal(game_lengths(b, 100_000, seed=5), game_lengths(b, 100_000, seed=6))

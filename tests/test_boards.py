@@ -1,0 +1,111 @@
+"""Board files: the bundled boards load, and every kind of bad board gets one clear line."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compute.boards import BoardError, load_board, parse_board, resolve_board
+from tests.conftest import BUNDLED
+
+GOOD = """title = "t"
+squares = 20
+die = 6
+ladders = [[3, 11]]
+chutes = [[17, 4]]
+source = "test"
+"""
+
+
+def err(text: str | bytes) -> str:
+    data = text.encode() if isinstance(text, str) else text
+    with pytest.raises(BoardError) as info:
+        parse_board(data, "b.toml")
+    message = str(info.value)
+    assert "\n" not in message and message.startswith("b.toml: ")
+    return message
+
+
+def test_bundled_boards_load():
+    assert set(BUNDLED) >= {"classic", "classic-47", "classic-pass", "noordenbos", "tiny"}
+    for slug in BUNDLED:
+        board = resolve_board(slug)
+        assert board.slug == slug and board.source
+
+
+def test_snakes_is_another_name_for_chutes():
+    board = parse_board(GOOD.replace("chutes", "snakes").encode(), "b.toml")
+    assert board.chutes == ((17, 4),)
+
+
+CASES = [
+    (GOOD.replace("[3, 11]", "[3, 25]"), "ladders[0] = [3, 25]: a jump must end on a square from 0 to 20"),
+    (GOOD.replace("[3, 11]", "[0, 11]"), "ladders[0] = [0, 11]: a jump must start on a square from 1 to 19"),
+    (GOOD.replace("[3, 11]", "[20, 11]"), "ladders[0] = [20, 11]: a jump must start"),
+    (GOOD.replace("[[3, 11]]", "[[3, 11], [3, 12]]"), "ladders[1] = [3, 12]: square 3 already starts"),
+    (GOOD.replace("[[3, 11]]", "[[3, 11], [11, 15]]"), "ends on square 11, where ladders[1]"),
+    (GOOD.replace("[3, 11]", "[11, 3]"), "a ladder goes up; this one goes down"),
+    (GOOD.replace("[17, 4]", "[4, 17]"), "a chute goes down; this one goes up"),
+    (GOOD.replace("[3, 11]", "[3, 3]"), "from and to are equal"),
+    (GOOD.replace("die = 6", "die = 0"), "die: input should be greater than or equal to 1"),
+    (GOOD.replace("die = 6", "die = 6000"), "die: input should be less than or equal to 100"),
+    (GOOD.replace("squares = 20", "squares = 10000000"), "squares: input should be less than or equal to 1000"),
+    (GOOD.replace("die = 6", 'die = "six"'), "die: expected a whole number, got 'six'"),
+    (GOOD.replace("die = 6", "die = 6.0"), "die: expected a whole number"),
+    (GOOD.replace("die = 6", "die = true"), "die: expected a whole number"),
+    (GOOD.replace("die = 6", "dice = 6"), "unknown key 'dice' (did you mean 'die'?)"),
+    (GOOD.replace("ladders", "ladder"), "unknown key 'ladder' (did you mean 'ladders'?)"),
+    (GOOD.replace('title = "t"\n', ""), "title: missing"),
+    (GOOD.replace("[3, 11]", "[3, 11, 12]"), "ladders[0]: each jump is a pair [from, to]"),
+    (GOOD.replace("[[3, 11]]", "[3, 11]"), "ladders[0]: expected a list"),
+    (GOOD + 'overshoot = "wrap"\n', 'overshoot: must be one of "stay", "bounce", "pass"'),
+    (GOOD + "roll_again_on = 7\n", "roll_again_on: must be a face of the die (1 to 6)"),
+    (GOOD + "start = 3\n", "start: square 3 is where ladders[0] = [3, 11] starts"),
+    (GOOD + "start = 20\n", "start: must be below the last square 20"),
+    (GOOD + "snakes = [[9, 2]]\n", "give chutes or snakes"),
+    (GOOD.replace("chutes = [[17, 4]]", "chutes = [[14, 1], [15, 1], [16, 1], [17, 1], [18, 1], [19, 1]]"),
+     "the game can fail to end"),
+    ("title = \n", "line 1, column 9: invalid TOML"),
+    ("squares = 20\nsquares = 30\n", "invalid TOML"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "not a text file"),
+    ("[[[", "invalid TOML"),
+    (GOOD.replace("die = 6", "die = 30") + 'overshoot = "bounce"\n', "may have at most 20 faces"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_bad_boards(text, expected):
+    assert expected in err(text)
+
+
+def test_trapped_squares_are_named():
+    text = GOOD.replace("chutes = [[17, 4]]", "chutes = [[14, 1], [15, 1], [16, 1], [17, 1], [18, 1], [19, 1]]")
+    assert "square 20 can never be reached" in err(text)
+    assert "squares 0-2, 4-13, from which" in err(text)
+
+
+def test_missing_file_and_folder(tmp_path):
+    with pytest.raises(BoardError, match="no such file"):
+        load_board(tmp_path / "nope.toml")
+    with pytest.raises(BoardError, match="is a folder"):
+        load_board(tmp_path)
+
+
+def test_unknown_slug_suggests():
+    with pytest.raises(BoardError, match="did you mean 'classic'"):
+        resolve_board("clasic")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["title", "squares", "die", "overshoot", "ladders", "chutes", "start",
+                                        "source", "roll_again_on", "snakes", "x"]),
+                       st.one_of(st.integers(-5, 120), st.text(max_size=5), st.booleans(),
+                                 st.lists(st.lists(st.integers(-2, 120), max_size=3), max_size=6))))
+def test_validator_never_crashes(data):
+    from compute.boards import board_from_mapping
+
+    try:
+        board_from_mapping(data, "h.toml")
+    except BoardError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("h.toml: ")

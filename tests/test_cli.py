@@ -1,0 +1,83 @@
+"""The `chutes` command: JSON output, plain words, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from tests.test_figures import seed_fraction
+
+
+def chutes(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from compute.cli import entry; entry()", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_solve_json_classic():
+    out = chutes("solve", "classic", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    p = result["first_player_wins"]
+    assert Fraction(int(p["numerator"]), int(p["denominator"])) == seed_fraction()
+    assert p["decimal"].startswith("0.5078027734609139778739238784")
+    assert len(p["decimal"].lstrip("0.")) >= 30
+    t = result["expected_turns"]
+    assert t["decimal"].startswith("39.59")
+    assert result["game_length"]["shortest"]["turns"] == 7
+    shortest = result["game_length"]["shortest"]["probability"]
+    assert (shortest["numerator"], shortest["denominator"]) == ("73", "46656")
+
+
+def test_solve_words_from_a_file(tmp_path):
+    out = chutes("solve", "site_src/boards/tiny.toml")
+    assert out.returncode == 0, out.stderr
+    assert "First of two players wins" in out.stdout and "Average game" in out.stdout
+
+
+def test_solve_positions():
+    out = chutes("solve", "classic", "--positions", "99,99", "--json")
+    assert out.returncode == 0, out.stderr
+    mover = json.loads(out.stdout)["win_probabilities"][0]
+    assert (mover["numerator"], mover["denominator"]) == ("6", "11")
+
+
+def test_simulate_json():
+    out = chutes("simulate", "tiny", "--games", "200000", "--seed", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["games"] == 200000 and result["seed"] == 3
+    assert result["mean_turns"]["ci95"][0] < result["mean_turns"]["estimate"] < result["mean_turns"]["ci95"][1]
+    again = json.loads(chutes("simulate", "tiny", "--games", "200000", "--seed", "3", "--json").stdout)
+    assert again == result
+
+
+@pytest.mark.parametrize("args", [
+    ("solve", "no-such-board"),
+    ("solve", "missing.toml"),
+    ("solve", "classic", "--positions", "1,2"),
+    ("solve", "classic", "--positions", "a,b"),
+    ("simulate", "classic", "--games", "0"),
+    ("simulate", "classic", "--seed", "-4"),
+    ("frobnicate",),
+    ("solve",),
+])
+def test_bad_input_one_line_exit_2(args):
+    out = chutes(*args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("chutes: error: ")
+    assert "Traceback" not in out.stderr
+
+
+def test_bad_board_file_names_file_and_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\nsquares = 10\ndie = 6\nladders = [[4, 2]]\nsource = "s"\n')
+    out = chutes("solve", str(bad))
+    assert out.returncode == 2
+    assert out.stderr.strip() == (f"chutes: error: {bad}: ladders[0] = [4, 2]: a ladder goes up; this one goes "
+                                  "down (list it under chutes)")
