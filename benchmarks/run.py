@@ -1,0 +1,122 @@
+"""Benchmarks for the exact engine, side by side in one run; results go to benchmarks/results.{json,md}.
+
+Run: python benchmarks/run.py   (about a minute on a 2-core machine)
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import time
+from pathlib import Path
+
+from compute.boards import Board, resolve_board
+from compute.chain import turn_chain
+from compute.exact import bounds_series
+from compute.numbers import digit_count
+from compute.simulate import game_lengths
+from compute.twoplayer import _primes_above_bits, _residues, _Setup, first_player_wins, krylov
+
+HERE = Path(__file__).parent
+
+
+def best_of(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def random_board(squares: int, seed: int) -> Board:
+    """A random valid board with about one jump per five squares."""
+    rng = random.Random(seed)
+    ladders, chutes, used = [], [], set()
+    while len(ladders) + len(chutes) < squares // 5:
+        a, b = rng.randrange(1, squares), rng.randrange(0, squares + 1)
+        if a == b or a in used or b in used:
+            continue
+        used |= {a, b}
+        (ladders if b > a else chutes).append((a, b))
+    board = Board(title=f"random {squares}", squares=squares, die=6, ladders=tuple(ladders), chutes=tuple(chutes),
+                  source="benchmark")
+    board.replace()
+    return board
+
+
+def stages(board: Board) -> dict[str, float]:
+    """Time each stage of the fast exact two-player method (serial, to show what dominates)."""
+    out: dict[str, float] = {}
+    t = time.perf_counter()
+    chain = turn_chain(board)
+    out["chain"] = time.perf_counter() - t
+    t = time.perf_counter()
+    st = _Setup(chain)
+    out["charpoly"] = time.perf_counter() - t
+    t = time.perf_counter()
+    a = krylov(chain, chain.start, list(chain.finish), 2 * st.m - 1)
+    Hb = st.H(a)
+    w = [sum(Hb[j] * a[i + j] for j in range(st.m) if Hb[j]) for i in range(st.m)]
+    out["krylov_and_H"] = time.perf_counter() - t
+    t = time.perf_counter()
+    st.denominator()
+    out["resultant"] = time.perf_counter() - t
+    primes = _primes_above_bits(st.bound_bits)
+    t = time.perf_counter()
+    _residues(st.F, st.F_sharp, w, primes)
+    out["modular"] = time.perf_counter() - t
+    out["primes"] = len(primes)
+    return out
+
+
+def main() -> None:
+    results: dict[str, object] = {"machine": f"{platform.machine()}, {platform.python_version()}",
+                                  "date": time.strftime("%Y-%m-%d")}
+    classic = turn_chain(resolve_board("classic"))
+    first_player_wins(classic)
+    results["two_player_classic_s"] = best_of(lambda: first_player_wins(turn_chain(resolve_board("classic"))), 5)
+    results["bounds_500_s"] = best_of(lambda: bounds_series(classic, 500), 3)
+    board = resolve_board("classic")
+    game_lengths(board, 10_000, 1)
+    n = 20_000_000
+    sim = best_of(lambda: game_lengths(board, n, 11), 3)
+    results["simulation_games_per_s"] = n / sim
+    growth = []
+    for squares in (100, 200, 400):
+        b = random_board(squares, seed=squares)
+        chain = turn_chain(b)
+        t = time.perf_counter()
+        p = first_player_wins(chain)
+        total = time.perf_counter() - t
+        st = stages(b)
+        dominant = max(("charpoly", "krylov_and_H", "resultant", "modular"), key=lambda k: st[k])
+        growth.append({"squares": squares, "states": chain.size, "seconds": total,
+                       "digits": digit_count(p.denominator), "dominant_stage": dominant, "stages_serial": st})
+    results["growth"] = growth
+    (HERE / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    lines = [
+        "# Benchmark results", "",
+        f"Machine: {results['machine']}, 2 cores; run {results['date']} with `python benchmarks/run.py`.", "",
+        "| what | seed / peer | budget | measured |", "|---|---|---|---|",
+        f"| exact first-player probability, classic board | 99 minutes | ≤ 0.1 s | "
+        f"{results['two_player_classic_s']:.3f} s |",
+        f"| exact bounds after 500 turns | 11.8 s (sympy) | ≤ 0.2 s | {results['bounds_500_s']:.3f} s |",
+        f"| one-player games simulated per second | ~10,000 | ≥ 10 million | "
+        f"{results['simulation_games_per_s'] / 1e6:.1f} million |",
+        "", "Growth with board size (random boards, one jump per five squares, exact first-player probability):", "",
+        "| squares | states d | time | digits of the denominator | dominant stage | stages (serial, s) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for g in growth:
+        st = g["stages_serial"]
+        detail = ", ".join(f"{k} {v:.2f}" for k, v in st.items() if k != "primes") + f"; {st['primes']} primes"
+        lines.append(f"| {g['squares']} | {g['states']} | {g['seconds']:.2f} s | {g['digits']:,} | "
+                     f"{g['dominant_stage']} | {detail} |")
+    (HERE / "results.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
