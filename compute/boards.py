@@ -259,41 +259,37 @@ def _roll_squares(board: Board) -> list[int]:
     return [s for s in range(board.squares) if s not in board.jumps]
 
 
-def trapped_squares(board: Board) -> set[int]:
-    """Squares from which the last square can never be reached."""
+def _predecessors(board: Board) -> dict[int, set[int]]:
+    """For each square, the squares from which one roll leads to it."""
     squares = _roll_squares(board)
     preds: dict[int, set[int]] = {s: set() for s in squares + [board.squares]}
     for s in squares:
         for nxt in _successors(board, s):
             preds[nxt].add(s)
-    can_finish = {board.squares}
-    todo = [board.squares]
+    return preds
+
+
+def _backward(preds: dict[int, set[int]], targets: set[int]) -> set[int]:
+    """Every square from which some square of `targets` can be reached (targets included)."""
+    found = set(targets)
+    todo = list(targets)
     while todo:
         for p in preds[todo.pop()]:
-            if p not in can_finish:
-                can_finish.add(p)
+            if p not in found:
+                found.add(p)
                 todo.append(p)
-    return set(squares) - can_finish
+    return found
+
+
+def trapped_squares(board: Board) -> set[int]:
+    """Squares from which the last square can never be reached."""
+    return set(_roll_squares(board)) - _backward(_predecessors(board), {board.squares})
 
 
 def doomed_squares(board: Board) -> set[int]:
     """Squares from which the game may never end (a trapped square can be reached)."""
     trapped = trapped_squares(board)
-    if not trapped:
-        return set()
-    squares = _roll_squares(board)
-    preds: dict[int, set[int]] = {s: set() for s in squares + [board.squares]}
-    for s in squares:
-        for nxt in _successors(board, s):
-            preds[nxt].add(s)
-    doomed = set(trapped)
-    todo = list(trapped)
-    while todo:
-        for p in preds[todo.pop()]:
-            if p not in doomed:
-                doomed.add(p)
-                todo.append(p)
-    return doomed
+    return _backward(_predecessors(board), trapped) if trapped else set()
 
 
 def parse_board(text: bytes, name: str, slug: str = "") -> Board:

@@ -7,6 +7,7 @@ floats only where they are labelled as such.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import isqrt
 from typing import Any
 
 from compute.boards import Board
@@ -63,8 +64,6 @@ def solve(board: Board) -> dict[str, Any]:
 
 def _sqrt_fraction(x: Fraction, digits: int = 60) -> Fraction:
     """√x to about `digits` significant digits, as a fraction (for display only)."""
-    from math import isqrt
-
     scale = 10 ** (2 * digits)
     return Fraction(isqrt(x.numerator * scale // x.denominator), 10**digits)
 
@@ -94,7 +93,8 @@ def summary(result: dict[str, Any]) -> str:
         f"(standard deviation {float(result['standard_deviation']):.2f}).",
         f"  Median {g['median']} turns (half the games are over by then); quartiles "
         f"{g['lower_quartile']} and {g['upper_quartile']}; most likely length {g['mode']} turns.",
-        f"  Shortest game: {short['turns']} turns, e.g. rolling {', '.join(map(str, short['rolls']))}; "
+        f"  Shortest game: {short['turns']} turn{'s' if short['turns'] != 1 else ''}, "
+        f"e.g. rolling {', '.join(map(str, short['rolls']))}; "
         f"chance of a game that short: {short['probability']['numerator']}/{short['probability']['denominator']}.",
     ]
     for k, v in g["over_within"].items():
