@@ -57,8 +57,7 @@ def stages(board: Board) -> dict[str, float]:
     out["charpoly"] = time.perf_counter() - t
     t = time.perf_counter()
     a = krylov(chain, chain.start, list(chain.finish), 2 * st.m - 1)
-    Hb = st.H(a)
-    w = [sum(Hb[j] * a[i + j] for j in range(st.m) if Hb[j]) for i in range(st.m)]
+    w = st.functional(a, a)
     out["krylov_and_H"] = time.perf_counter() - t
     t = time.perf_counter()
     st.denominator()

@@ -114,6 +114,11 @@ class _Setup:
                         out[m - j + l_] += b * F[j] * powers[j - 1 - l_]
         return out
 
+    def functional(self, alpha: list[int], beta: list[int]) -> list[int]:
+        """w_i = L_α(xⁱ H_β) for i < m: the integer vector whose dot product with F#⁻¹ mod F gives V."""
+        Hb, m = self.H(beta), self.m
+        return [sum(Hb[j] * alpha[i + j] for j in range(m) if Hb[j]) for i in range(m)]
+
     def denominator(self) -> int:
         """D = |Π_{a≤b}(s² - μ_a μ_b)|, exactly (an integer square root of a resultant product)."""
         R = int(self.F_poly.resultant(fmpz_poly(self.F_sharp)))
@@ -134,8 +139,7 @@ def bilinear_sum(chain: TurnChain, alpha: list[int], beta: list[int], setup: _Se
     m = st.m
     if m == 0:
         return Fraction(0)
-    Hb = st.H(beta)
-    w = [sum(Hb[j] * alpha[i + j] for j in range(m) if Hb[j]) for i in range(m)]
+    w = st.functional(alpha, beta)
     primes = _primes_above_bits(st.bound_bits)
     use_pool = (len(primes) > PARALLEL_PRIMES) if parallel is None else parallel
     use_pool = use_pool and (os.cpu_count() or 1) > 1
