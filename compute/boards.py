@@ -22,7 +22,8 @@ MAX_SQUARES = 1000
 MAX_DIE = 100
 MAX_FILE_BYTES = 1_000_000
 
-BUNDLED_BOARDS_DIR = Path(__file__).resolve().parent.parent / "site_src" / "boards"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BUNDLED_BOARDS_DIR = PROJECT_ROOT / "site_src" / "boards"
 
 
 class BoardError(ValueError):

@@ -1,4 +1,4 @@
-"""The `chutes` command line: solve and simulate boards.
+"""The `chutes` command line, compute stage: solve, simulate, and fill the results cache.
 
 Bad input ends with exit status 2 and one line on standard error, never a traceback.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -126,6 +127,33 @@ def simulate(board: str, games: int, seed: int, as_json: bool) -> None:
     click.echo(f"  First player won {two.value:.5f} (95% interval {two.low:.5f} to {two.high:.5f}); "
                f"exact {float(exact_first):.5f}")
     click.echo(f"  Shortest game seen: {result['shortest_seen']} turns; longest: {result['longest_seen']} turns")
+
+
+@main.command(name="compute", help="Solve every board of site_src/boards/ exactly and cache the results as JSON "
+                                    "(unchanged boards are not recomputed).")
+@click.option("--only", multiple=True, metavar="SLUG", help="Only this board (repeatable).")
+@click.option("--force", is_flag=True, help="Recompute even when the cache is up to date.")
+@click.option("--boards", "boards_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of board files [default: site_src/boards].")
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Cache folder [default: .cache/results].")
+def compute_command(only: tuple[str, ...], force: bool, boards_dir: Path | None, cache_dir: Path | None) -> None:
+    """Update the results cache."""
+    update_cache(boards_dir, cache_dir, only, force)
+
+
+def update_cache(boards_dir: Path | None, cache_dir: Path | None, only: tuple[str, ...] = (),
+                 force: bool = False) -> list[Path]:
+    """Validate every board, then bring the cache up to date, reporting each board; the cache files in order."""
+    from compute.cache import DEFAULT_CACHE_DIR, ResultCache, load_all, update
+
+    boards = load_all(boards_dir, only)
+    cache = ResultCache(cache_dir or DEFAULT_CACHE_DIR)
+    outcomes = update(boards, cache, force=force, log=lambda msg: click.echo(f"chutes: {msg}", err=True))
+    for o in outcomes:
+        what = f"computed in {o.seconds:.1f} s" if o.computed else "up to date"
+        click.echo(f"  {o.slug}: {what} ({o.path.name})", err=True)
+    return [o.path for o in outcomes]
 
 
 def run(argv: list[str] | None = None) -> int:

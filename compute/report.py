@@ -12,8 +12,16 @@ from typing import Any
 
 from compute.boards import Board
 from compute.chain import TurnChain, turn_chain
+from compute.exact import (
+    Distribution,
+    distribution,
+    expected_turns,
+    expected_visits,
+    jump_usage,
+    moments,
+    shortest_game,
+)
 from compute.exact import bounds as exact_bounds
-from compute.exact import distribution, expected_turns, expected_visits, jump_usage, moments, shortest_game
 from compute.numbers import decimal_string, digit_count, exact_json
 from compute.twoplayer import first_player_wins, pair_wins
 
@@ -26,12 +34,12 @@ def board_json(board: Board) -> dict[str, Any]:
     return {"slug": board.slug, "title": board.title, "source": board.source, **board.canonical()}
 
 
-def solve(board: Board) -> dict[str, Any]:
-    """Every one- and two-player headline result for a board, exactly."""
-    chain = turn_chain(board)
+def solve(board: Board, chain: TurnChain | None = None, dist: Distribution | None = None) -> dict[str, Any]:
+    """Every one- and two-player headline result for a board, exactly (reusing `chain`/`dist` if given)."""
+    chain = chain or turn_chain(board)
     turns = expected_turns(chain)
     mean, variance = moments(chain, turns)
-    dist = distribution(chain)
+    dist = dist or distribution(chain)
     visits = expected_visits(chain)
     short = shortest_game(chain)
     p_first = first_player_wins(chain)

@@ -1,0 +1,178 @@
+"""The results cache: one JSON file per board, named by a hash of what the results depend on.
+
+A file's name carries the key (board's canonical form + result schema + package version + simulation
+settings), so an edited board never matches an old file. Each file also carries a checksum of its own
+content: a truncated or altered file is detected, reported, and recomputed. Writes are atomic (a
+temporary file in the same folder, then a rename), so a killed run never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from compute import __version__
+from compute.boards import PROJECT_ROOT, Board, BoardError, bundled_boards, load_board
+from compute.chain import turn_chain
+from compute.checks import three_ways
+from compute.exact import distribution
+from compute.numbers import fraction_from_json
+from compute.report import solve
+from compute.series import bound_series, diagonal_series, length_series, square_series
+from compute.simulate import two_player_games
+
+SCHEMA_VERSION = 1
+SIMULATED_GAMES = 1_000_000
+SIMULATION_SEED = 20261122
+DEFAULT_CACHE_DIR = PROJECT_ROOT / ".cache" / "results"
+
+
+def cache_key(board: Board) -> str:
+    """SHA-256 of everything a board's results depend on."""
+    basis = {"board": board.canonical(), "title": board.title, "source": board.source, "schema": SCHEMA_VERSION,
+             "version": __version__, "games": SIMULATED_GAMES, "seed": SIMULATION_SEED}
+    return hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()
+
+
+def dumps(obj: Any) -> bytes:
+    """Deterministic JSON: sorted keys, fixed indentation, shortest round-trip floats, no NaN."""
+    return (json.dumps(obj, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
+
+
+def _checksum(record: dict[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    return hashlib.sha256(dumps(body)).hexdigest()
+
+
+def board_record(board: Board, key: str | None = None) -> dict[str, Any]:
+    """Everything the site shows about one board: exact results, chart series, three-way checks."""
+    chain = turn_chain(board)
+    dist = distribution(chain)
+    results = solve(board, chain, dist)
+    first, second = two_player_games(board, SIMULATED_GAMES, SIMULATION_SEED)
+    record = {
+        "schema": SCHEMA_VERSION,
+        "version": __version__,
+        "key": key or cache_key(board),
+        "slug": board.slug,
+        "results": results,
+        "series": {
+            "length": length_series(dist, np.concatenate([first, second])),
+            "bounds": bound_series(dist),
+            "diagonal": diagonal_series(dist),
+            "squares": square_series(chain),
+        },
+        "checks": three_ways(chain, fraction_from_json(results["expected_turns"]),
+                             fraction_from_json(results["first_player_wins"]), (first, second), SIMULATION_SEED),
+    }
+    record["checksum"] = _checksum(record)
+    return record
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that readers see the old file or the new one, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), 0o644)
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class ResultCache:
+    """The cache folder: `<slug>-<key prefix>.json` per board."""
+
+    directory: Path = DEFAULT_CACHE_DIR
+
+    def path(self, slug: str, key: str) -> Path:
+        """Where the results for this slug and key live."""
+        return self.directory / f"{slug}-{key[:16]}.json"
+
+    def load(self, board: Board) -> tuple[dict[str, Any] | None, str | None]:
+        """The cached record and None, or None and why it cannot be used (None, None: not cached yet)."""
+        key = cache_key(board)
+        path = self.path(board.slug, key)
+        if not path.exists():
+            return None, None
+        try:
+            record = json.loads(path.read_bytes())
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            return None, f"{path}: unreadable ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+        if not isinstance(record, dict) or record.get("checksum") != _checksum(record):
+            return None, f"{path}: checksum does not match its content (truncated or edited)"
+        if record.get("key") != key:
+            return None, f"{path}: made for other inputs (stale key)"
+        return record, None
+
+    def store(self, record: dict[str, Any]) -> Path:
+        """Write a record atomically and remove older files for the same board."""
+        path = self.path(record["slug"], record["key"])
+        write_atomic(path, dumps(record))
+        for old in self.directory.glob(f"{record['slug']}-*.json"):
+            if old != path and len(old.stem) == len(path.stem):
+                old.unlink(missing_ok=True)
+        return path
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `update` did for one board."""
+
+    slug: str
+    path: Path
+    computed: bool
+    seconds: float
+    warning: str | None = None
+
+
+def load_all(boards_dir: Path | None = None, only: Iterable[str] = ()) -> list[Board]:
+    """Every board of the folder (or just `only`), all validated before any heavy work starts."""
+    files = bundled_boards(boards_dir)
+    wanted = list(only)
+    for slug in wanted:
+        if slug not in files:
+            raise BoardError(f"{slug}: no board of that name in {boards_dir or 'site_src/boards'} "
+                             f"(there are: {', '.join(files) or 'none'})")
+    if not files:
+        raise BoardError(f"{boards_dir}: no board files (*.toml) found")
+    return [load_board(files[slug]) for slug in (wanted or files)]
+
+
+def update(boards: list[Board], cache: ResultCache, force: bool = False,
+           log: Callable[[str], None] = print, progress: bool | None = None) -> list[Outcome]:
+    """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones."""
+    outcomes = []
+    bar = tqdm(boards, desc="compute", unit="board", disable=None if progress is None else not progress, leave=False)
+    for board in bar:
+        bar.set_postfix_str(board.slug)
+        started = time.perf_counter()
+        record, problem = (None, None) if force else cache.load(board)
+        if problem:
+            log(f"warning: {problem}; recomputing")
+        if record is None:
+            record = board_record(board)
+            path = cache.store(record)
+            outcome = Outcome(board.slug, path, True, time.perf_counter() - started, problem)
+        else:
+            outcome = Outcome(board.slug, cache.path(board.slug, record["key"]), False,
+                              time.perf_counter() - started)
+        outcomes.append(outcome)
+    bar.close()
+    return outcomes
