@@ -143,14 +143,14 @@ def compute_command(only: tuple[str, ...], force: bool, boards_dir: Path | None,
 
 
 def update_cache(boards_dir: Path | None, cache_dir: Path | None, only: tuple[str, ...] = (),
-                 force: bool = False) -> list[Path]:
+                 force: bool = False, quiet: bool = False) -> list[Path]:
     """Validate every board, then bring the cache up to date, reporting each board; the cache files in order."""
     from compute.cache import DEFAULT_CACHE_DIR, ResultCache, load_all, update
 
     boards = load_all(boards_dir, only)
     cache = ResultCache(cache_dir or DEFAULT_CACHE_DIR)
     outcomes = update(boards, cache, force=force, log=lambda msg: click.echo(f"chutes: {msg}", err=True))
-    for o in outcomes:
+    for o in outcomes if not quiet else ():
         what = f"computed in {o.seconds:.1f} s" if o.computed else "up to date"
         click.echo(f"  {o.slug}: {what} ({o.path.name})", err=True)
     return [o.path for o in outcomes]
@@ -167,6 +167,9 @@ def run(argv: list[str] | None = None) -> int:
         hint = f" (see 'chutes {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else " (see 'chutes --help')"
         click.echo(f"chutes: error: {exc.format_message()}{hint}", err=True)
         return EXIT_BAD_INPUT
+    except click.ClickException as exc:
+        click.echo(f"chutes: error: {exc.format_message()}", err=True)
+        return exc.exit_code
     except click.exceptions.Abort:
         click.echo("chutes: interrupted", err=True)
         return 130

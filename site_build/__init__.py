@@ -1,0 +1,4 @@
+"""The build stage: cached JSON results → Markdown pages with Plotly charts → a MkDocs site.
+
+Nothing here does mathematics; every number comes from the compute stage's JSON.
+"""

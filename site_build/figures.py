@@ -1,0 +1,221 @@
+"""Plotly figures built from a board's cached results: the board itself, distributions, heatmaps, bounds.
+
+Figures carry no colours for the page background or text: the page script sets those from the reader's
+light or dark palette. Data colours are the Okabe–Ito palette and the cividis scale, both safe for
+colour-blind readers.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import plotly.graph_objects as go
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+EXACT, SIMULATED, LADDER, CHUTE = OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[2], OKABE_ITO[3]
+CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
+
+
+def to_json(fig: go.Figure) -> str:
+    """Compact JSON of a figure, safe to place inside a <script> element."""
+    data = fig.to_plotly_json()
+    text = json.dumps({"data": data["data"], "layout": data["layout"], "config": CONFIG},
+                      separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _layout(**extra: Any) -> dict[str, Any]:
+    base = {"template": {}, "margin": {"l": 60, "r": 20, "t": 30, "b": 50}, "hovermode": "closest",
+            "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0}, "autosize": True}
+    base.update(extra)
+    return base
+
+
+# --- the board ----------------------------------------------------------------------------------------
+
+
+def grid_width(squares: int) -> int:
+    """Squares per row: ten, as on the printed board (fewer on very small boards)."""
+    return min(10, squares)
+
+
+def cell(square: int, width: int) -> tuple[int, int]:
+    """Column and row of a square on the zig-zag board: row 0 at the bottom, running left to right."""
+    row, col = divmod(square - 1, width)
+    return (width - 1 - col if row % 2 else col), row
+
+
+def _jump_lines(board: dict[str, Any], width: int, opacity: float = 1.0) -> list[go.Scatter]:
+    traces = []
+    for kind, colour, name in (("ladders", LADDER, "Ladder (up)"), ("chutes", CHUTE, "Chute (down)")):
+        xs: list[float | None] = []
+        ys: list[float | None] = []
+        texts: list[str | None] = []
+        for a, b in board[kind]:
+            (x0, y0), (x1, y1) = cell(a, width), cell(b, width)
+            xs += [x0, x1, None]
+            ys += [y0, y1, None]
+            label = f"{name.split()[0]} from {a} to {b}"
+            texts += [label, label, None]
+        traces.append(go.Scatter(x=xs, y=ys, mode="lines+markers", name=name, text=texts, hoverinfo="text",
+                                 line={"color": colour, "width": 4}, opacity=opacity,
+                                 marker={"symbol": "arrow", "angleref": "previous", "size": 14, "color": colour}))
+    return traces
+
+
+def _board_axes(width: int, rows: int) -> dict[str, Any]:
+    hidden = {"showgrid": False, "zeroline": False, "showticklabels": False, "ticks": "", "showline": False}
+    return {"xaxis": {**hidden, "range": [-0.5, width - 0.5], "constrain": "domain"},
+            "yaxis": {**hidden, "range": [-0.5, rows - 0.5], "scaleanchor": "x", "constrain": "domain"}}
+
+
+def _square_grid(board: dict[str, Any], values: list[float | None], labels: list[str]) -> tuple[list, list, list]:
+    """z, square numbers and hover texts as rows × columns for a heatmap on the board."""
+    width = grid_width(board["squares"])
+    rows = -(-board["squares"] // width)
+    z: list[list[float | None]] = [[None] * width for _ in range(rows)]
+    numbers: list[list[str]] = [[""] * width for _ in range(rows)]
+    hover: list[list[str]] = [[""] * width for _ in range(rows)]
+    for square in range(1, board["squares"] + 1):
+        col, row = cell(square, width)
+        z[row][col] = values[square]
+        numbers[row][col] = str(square)
+        hover[row][col] = labels[square]
+    return z, numbers, hover
+
+
+def square_names(board: dict[str, Any]) -> list[str]:
+    """What each square is, in words (index = square)."""
+    names = [f"Square {q}" for q in range(board["squares"] + 1)]
+    for a, b in board["ladders"]:
+        names[a] = f"Square {a}: ladder up to {b}"
+    for a, b in board["chutes"]:
+        names[a] = f"Square {a}: chute down to {b}"
+    names[board["squares"]] = f"Square {board['squares']}: the finish"
+    return names
+
+
+def board_figure(board: dict[str, Any]) -> go.Figure:
+    """The board drawn from its definition: numbered zig-zag squares, ladders and chutes as arrows."""
+    width = grid_width(board["squares"])
+    rows = -(-board["squares"] // width)
+    names = square_names(board)
+    pattern = [None] + [((cell(q, width)[0] + cell(q, width)[1]) % 2) * 1.0 for q in range(1, board["squares"] + 1)]
+    z, numbers, hover = _square_grid(board, pattern, names)
+    cells = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}", hovertemplate="%{customdata}"
+                       "<extra></extra>", showscale=False, xgap=2, ygap=2, name="squares",
+                       colorscale=[[0, "#dbe9f4"], [1, "#f4ead6"]], zmin=0, zmax=1, textfont={"color": "#222"})
+    fig = go.Figure([cells, *_jump_lines(board, width)])
+    fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
+    return fig
+
+
+def board_heatmap(board: dict[str, Any], values: list[float | None], what: str, unit: str,
+                  colorbar: str) -> go.Figure:
+    """A value per square shown on the board (blank where no turn starts), jumps drawn faintly on top."""
+    width = grid_width(board["squares"])
+    rows = -(-board["squares"] // width)
+    names = square_names(board)
+    labels = [f"{names[q]}: {values[q]:.2f} {unit}" if values[q] is not None
+              else f"{names[q]} (no turn starts here)" for q in range(len(values))]
+    z, numbers, hover = _square_grid(board, values, labels)
+    heat = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}",
+                      hovertemplate="%{customdata}<extra></extra>", colorscale="Cividis", xgap=2, ygap=2,
+                      colorbar={"title": {"text": colorbar, "side": "right"}}, name=what)
+    fig = go.Figure([heat, *_jump_lines(board, width, opacity=0.45)])
+    fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
+    return fig
+
+
+# --- game length ----------------------------------------------------------------------------------------
+
+
+def length_figure(series: dict[str, Any], cumulative: bool) -> go.Figure:
+    """Exact chance that a one-player game lasts k turns (or at most k), with the simulated shares on top."""
+    key = "cumulative" if cumulative else "probability"
+    sim_key = "simulated_cumulative" if cumulative else "simulated"
+    what = "Game over within %{x} turns" if cumulative else "Game over on turn %{x}"
+    games = f"{series['simulated_games']:,}"
+    fig = go.Figure([
+        go.Scatter(x=series["turns"], y=series[key], mode="lines", name="Exact", line={"color": EXACT, "width": 3},
+                   hovertemplate=what + ": %{y:.4%} (exact)<extra></extra>"),
+        go.Scatter(x=series["turns"], y=series[sim_key], mode="markers", name=f"Simulated ({games} games)",
+                   marker={"color": SIMULATED, "size": 5, "symbol": "circle-open"},
+                   hovertemplate=what + ": %{y:.4%} (simulated)<extra></extra>"),
+    ])
+    fig.update_layout(_layout(height=420, xaxis={"title": {"text": "turns in the game"},
+                                                 "range": [0, _shown_turns(series)]},
+                              yaxis={"title": {"text": "share of games"}, "tickformat": ".1%" if cumulative
+                                     else ".2%", "rangemode": "tozero"}))
+    return fig
+
+
+def _shown_turns(series: dict[str, Any], share: float = 0.999) -> int:
+    """Initial zoom of a length chart: up to the turn by which `share` of games are over (pan for more)."""
+    return next((k for k, c in zip(series["turns"], series["cumulative"]) if c >= share), series["turns"][-1])
+
+
+def overlay_figure(entries: list[tuple[str, dict[str, Any]]], cumulative: bool) -> go.Figure:
+    """Several boards' exact game-length curves on one chart."""
+    key = "cumulative" if cumulative else "probability"
+    traces = [go.Scatter(x=s["turns"], y=s[key], mode="lines", name=title,
+                         line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2.5,
+                               "dash": ("solid", "dash", "dot", "dashdot")[i % 4]},
+                         hovertemplate=f"{title}<br>turn %{{x}}: %{{y:.3%}}<extra></extra>")
+              for i, (title, s) in enumerate(entries)]
+    fig = go.Figure(traces)
+    longest = max(_shown_turns(s) for _, s in entries)
+    fig.update_layout(_layout(height=560, xaxis={"title": {"text": "turns in the game"}, "range": [0, longest]},
+                              yaxis={"title": {"text": "share of games"}, "tickformat": ".1%" if cumulative
+                                     else ".2%", "rangemode": "tozero"},
+                              legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}))
+    return fig
+
+
+# --- two players ----------------------------------------------------------------------------------------
+
+
+def bounds_figure(series: dict[str, Any], exact_value: float) -> go.Figure:
+    """The gap between seed 000's lower and upper bounds after n turns, on a log scale."""
+    fig = go.Figure([
+        go.Scatter(x=series["turns"], y=series["gap"], mode="lines", name="upper − lower",
+                   line={"color": EXACT, "width": 3},
+                   customdata=list(zip(series["lower"], series["upper"])),
+                   hovertemplate="after %{x} turns: between %{customdata[0]:.12f} and %{customdata[1]:.12f}"
+                                 "<br>gap %{y:.2e}<extra></extra>"),
+    ])
+    fig.update_layout(_layout(height=420, showlegend=False,
+                              xaxis={"title": {"text": "turns counted (n)"}},
+                              yaxis={"title": {"text": "upper bound − lower bound"}, "type": "log",
+                                     "exponentformat": "power"},
+                              meta={"exact": exact_value}))
+    return fig
+
+
+def diagonal_figure(series: dict[str, Any]) -> go.Figure:
+    """Seed 000's picture: one square per game length along the diagonal, of side P(T = k)."""
+    shapes: list[dict[str, Any]] = [
+        {"type": "path", "path": "M 0 0 L 0 1 L 1 1 Z", "fillcolor": EXACT, "opacity": 0.18, "line": {"width": 0},
+         "layer": "below"},
+        {"type": "rect", "x0": 0, "y0": 0, "x1": 1, "y1": 1, "line": {"color": "#888", "width": 1}},
+        {"type": "line", "x0": 0, "y0": 0, "x1": 1, "y1": 1, "line": {"color": "#888", "width": 1, "dash": "dash"}},
+    ]
+    xs, ys, texts = [], [], []
+    for k, corner, side in zip(series["turns"], series["corner"], series["side"]):
+        shapes.append({"type": "rect", "x0": corner, "y0": corner, "x1": corner + side, "y1": corner + side,
+                       "fillcolor": SIMULATED, "opacity": 0.75, "line": {"color": CHUTE, "width": 1}})
+        xs.append(corner + side / 2)
+        ys.append(corner + side / 2)
+        texts.append(f"Both players need {k} turns: a square of side P(T = {k}) = {side:.5f}")
+    centres = go.Scatter(x=xs, y=ys, mode="markers", marker={"size": 6, "color": CHUTE, "opacity": 0.0},
+                         text=texts, hovertemplate="%{text}<extra></extra>", name="diagonal squares",
+                         showlegend=False)
+    fig = go.Figure([centres])
+    axis = {"range": [0, 1], "showgrid": False, "zeroline": False, "tickformat": ".0%"}
+    fig.update_layout(_layout(height=520, shapes=shapes,
+                              xaxis={**axis, "title": {"text": "player one's games, shortest first"},
+                                     "constrain": "domain"},
+                              yaxis={**axis, "title": {"text": "player two's games, shortest first"},
+                                     "autorange": "reversed", "scaleanchor": "x", "constrain": "domain"}))
+    return fig

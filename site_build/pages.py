@@ -1,0 +1,170 @@
+"""Write the site's Markdown pages and downloads from the cached JSON results (a plain, generator-free step).
+
+Pages come from the jinja2 templates in templates/, hand-written pages and assets from site_src/.
+Only files whose content changed are rewritten, and files no longer produced are removed, so a
+live-reloading preview does not loop and a deleted board disappears from the site.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import plotly
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from site_build import figures
+from site_build.words import FILTERS
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES_DIR = ROOT / "templates"
+SITE_SRC_DIR = ROOT / "site_src"
+DOCS_DIR = ROOT / ".cache" / "docs"
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+SKIP_SOURCES = {"boards"}
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """One board's record and the names of its files on the site."""
+
+    record: dict[str, Any]
+
+    @property
+    def slug(self) -> str:
+        return self.record["slug"]
+
+    @property
+    def title(self) -> str:
+        return self.record["results"]["board"]["title"]
+
+    @property
+    def fraction_file(self) -> str:
+        return f"data/{self.slug}-first-player.txt"
+
+    @property
+    def json_file(self) -> str:
+        return f"data/{self.slug}.json"
+
+    @property
+    def csv_file(self) -> str:
+        return f"data/{self.slug}-distribution.csv"
+
+
+def _environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(TEMPLATES_DIR), undefined=StrictUndefined, autoescape=False,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(FILTERS)
+    return env
+
+
+def _fraction_text(record: dict[str, Any]) -> str:
+    p = record["results"]["first_player_wins"]
+    return f"{p['numerator']}/{p['denominator']}\n"
+
+
+def _distribution_csv(record: dict[str, Any]) -> str:
+    s = record["series"]["length"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["turns", "probability", "cumulative", "simulated_share", "simulated_cumulative"])
+    for row in zip(s["turns"], s["probability"], s["cumulative"], s["simulated"], s["simulated_cumulative"]):
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def board_figures(page: BoardPage) -> dict[str, str]:
+    """Every chart of a board page, as JSON text keyed by chart name."""
+    r = page.record
+    board = r["results"]["board"]
+    series = r["series"]
+    p_first = float(r["results"]["first_player_wins"]["decimal"])
+    figs = {
+        "board": figures.board_figure(board),
+        "length": figures.length_figure(series["length"], cumulative=False),
+        "length-cumulative": figures.length_figure(series["length"], cumulative=True),
+        "turns-left": figures.board_heatmap(board, series["squares"]["turns_left"], "expected turns left",
+                                            "turns left on average", "turns left"),
+        "visits": figures.board_heatmap(board, series["squares"]["visits"], "expected visits",
+                                        "turns begun here per game, on average", "turns begun here"),
+        "bounds": figures.bounds_figure(series["bounds"], p_first),
+        "diagonal": figures.diagonal_figure(series["diagonal"]),
+    }
+    return {name: figures.to_json(fig) for name, fig in figs.items()}
+
+
+def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]:
+    """Every file of the generated docs folder: relative path → text, bytes, or a file to copy."""
+    env = _environment()
+    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
+    files: dict[str, str | bytes | Path] = {}
+    common = {"boards": pages}
+    files["index.md"] = env.get_template("index.md.j2").render(**common)
+    files["compare.md"] = env.get_template("compare.md.j2").render(
+        **common,
+        overlay=figures.to_json(figures.overlay_figure([(p.title, p.record["series"]["length"]) for p in pages],
+                                                       cumulative=False)),
+        overlay_cumulative=figures.to_json(figures.overlay_figure(
+            [(p.title, p.record["series"]["length"]) for p in pages], cumulative=True)))
+    files["data.md"] = env.get_template("data.md.j2").render(**common)
+    board_template = env.get_template("board.md.j2")
+    for page in pages:
+        files[f"boards/{page.slug}.md"] = board_template.render(page=page, r=page.record, charts=board_figures(page))
+        files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+        files[page.fraction_file] = _fraction_text(page.record)
+        files[page.csv_file] = _distribution_csv(page.record)
+    for source in sorted(SITE_SRC_DIR.rglob("*")):
+        rel = source.relative_to(SITE_SRC_DIR)
+        if source.is_file() and rel.parts[0] not in SKIP_SOURCES:
+            files[rel.as_posix()] = source
+    files["assets/javascripts/plotly.min.js"] = PLOTLY_JS
+    return files
+
+
+def write_docs(files: dict[str, str | bytes | Path], out_dir: Path = DOCS_DIR) -> list[str]:
+    """Make `out_dir` hold exactly `files`, touching only what changed; the changed paths."""
+    changed = []
+    for rel, content in files.items():
+        target = out_dir / rel
+        data = content.read_bytes() if isinstance(content, Path) else (
+            content.encode() if isinstance(content, str) else content)
+        if target.exists() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        changed.append(rel)
+    if out_dir.exists():
+        for existing in sorted(out_dir.rglob("*"), reverse=True):
+            rel = existing.relative_to(out_dir).as_posix()
+            if existing.is_file() and rel not in files:
+                existing.unlink()
+                changed.append(rel)
+            elif existing.is_dir() and not any(existing.iterdir()):
+                existing.rmdir()
+    return changed
+
+
+def render(record_files: list[Path], out_dir: Path = DOCS_DIR) -> list[str]:
+    """Read cached result files and write the docs folder; the paths that changed."""
+    records = [json.loads(Path(p).read_text()) for p in record_files]
+    return write_docs(render_pages(records), out_dir)
+
+
+def nav(docs_dir: Path) -> list[Any]:
+    """The site's navigation: home, one entry per board, then comparison, method and data."""
+    boards = sorted(p.relative_to(docs_dir).as_posix() for p in (docs_dir / "boards").glob("*.md"))
+    entries: list[Any] = ["index.md", {"Boards": boards}]
+    entries += [name for name in ("compare.md", "method.md", "data.md") if (docs_dir / name).exists()]
+    return entries
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    """Replace `target` with a copy of `source`."""
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target)

@@ -1,0 +1,50 @@
+"""Numbers into words and text for readers: thousands separators, percentages, rounding for display.
+
+These only format values already computed by the compute stage (given as floats or decimal strings).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal
+
+
+def number(n: int) -> str:
+    """An integer with thousands separators: 4453 → '4,453'."""
+    return f"{n:,}"
+
+
+def rounded(value: str | float, places: int = 2) -> str:
+    """A decimal (string or float) rounded for display, half-even, with thousands separators."""
+    d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+    return f"{d:,.{places}f}"
+
+
+def percent(value: str | float, places: int = 1) -> str:
+    """A probability as a percentage: 0.50780 → '50.8%'."""
+    return f"{rounded(Decimal(str(value)) * 100, places)}%"
+
+
+def per_thousand(value: str | float) -> int:
+    """How many of every 1,000 games a probability amounts to, rounded to the nearest game."""
+    return int(Decimal(str(value)).scaleb(3).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 turn', '7 turns'."""
+    return f"{number(n)} {word if n == 1 else (words or word + 's')}"
+
+
+def overshoot_rule(rule: str) -> str:
+    """The overshoot rule in plain words."""
+    return {"stay": "you must land exactly on the last square; a roll that would go past it is lost",
+            "bounce": "a roll that goes past the last square bounces back from it",
+            "pass": "reaching or passing the last square wins"}[rule]
+
+
+def start_square(square: int) -> str:
+    """Where players start, in words."""
+    return "off the board (square 0)" if square == 0 else f"on square {square}"
+
+
+FILTERS = {"number": number, "rounded": rounded, "percent": percent, "per_thousand": per_thousand,
+           "plural": plural, "overshoot_rule": overshoot_rule, "start_square": start_square}
