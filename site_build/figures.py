@@ -18,7 +18,7 @@ CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["
 
 
 def to_json(fig: go.Figure) -> str:
-    """Compact JSON of a figure, safe to place inside a <script> element."""
+    """Compact JSON of a figure, safe to place as text inside an HTML element (no <, > or &)."""
     data = fig.to_plotly_json()
     text = json.dumps({"data": data["data"], "layout": data["layout"], "config": CONFIG},
                       separators=(",", ":"), sort_keys=True, allow_nan=False)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import os
+from collections.abc import Iterator
 from functools import cache
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -34,3 +38,63 @@ def classic() -> TurnChain:
 @pytest.fixture
 def classic47() -> TurnChain:
     return chain("classic-47")
+
+
+@pytest.fixture
+def small_boards(tmp_path: Path) -> Path:
+    """A folder holding only the 10-square test board."""
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    (folder / "tiny.toml").write_bytes(bundled_boards()["tiny"].read_bytes())
+    return folder
+
+
+@pytest.fixture(scope="session")
+def site_http() -> Iterator[ThreadingHTTPServer]:
+    """An HTTP server bound to a free port of 127.0.0.1 (it starts serving in the browser tests)."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _QuietHandler)
+    yield httpd
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory, site_http: ThreadingHTTPServer) -> Path:
+    """The whole site built from the bundled boards (results from the project's cache), once per session.
+
+    Its site_url is the test server's address: Material's instant navigation only takes over links
+    listed in sitemap.xml under the same host and port.
+    """
+    from site_build.pipeline import build_site
+
+    root = tmp_path_factory.mktemp("built")
+    url = f"http://127.0.0.1:{site_http.server_address[1]}/"
+    saved = os.environ.get("CHUTES_SITE_URL")
+    os.environ["CHUTES_SITE_URL"] = url
+    try:
+        site = build_site(site_dir=root / "site", docs_dir=root / "docs")
+    finally:
+        if saved is None:
+            del os.environ["CHUTES_SITE_URL"]
+        else:
+            os.environ["CHUTES_SITE_URL"] = saved
+    site_http.RequestHandlerClass = functools.partial(_QuietHandler, directory=str(site))
+    return site
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def bundled_records(built_site: Path) -> list[dict]:
+    """The cached result records of the bundled boards, as the site was built from them."""
+    from compute.cache import ResultCache
+
+    cache = ResultCache()
+    records = []
+    for slug in BUNDLED:
+        record, problem = cache.load(board(slug))
+        assert record is not None, problem
+        records.append(record)
+    return records

@@ -1,5 +1,6 @@
 /*
- * Draw every Plotly chart of a page from the JSON placed next to it, and keep it right:
+ * Draw every Plotly chart of a page from the JSON placed next to it (in a hidden element, not a
+ * <script>, which instant navigation would try to run), and keep it right:
  * after instant navigation (Material's document$), when the reader switches between light and dark,
  * when the window is resized, and when a chart inside a tab becomes visible.
  */
@@ -59,11 +60,11 @@
 
   function renderAll() {
     forgetDetached();
-    document.querySelectorAll("script.chutes-figure").forEach(function (script) {
-      var el = document.getElementById(script.dataset.chart);
+    document.querySelectorAll("div.chutes-figure").forEach(function (holder) {
+      var el = document.getElementById(holder.dataset.chart);
       if (!el || el.dataset.rendered) return;
       el.dataset.rendered = "pending";
-      var figure = JSON.parse(script.textContent);
+      var figure = JSON.parse(holder.textContent);
       Plotly.newPlot(el, figure.data, applyColours(figure.layout), figure.config).then(function () {
         el.dataset.rendered = "done";
         watchSize(el);

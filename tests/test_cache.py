@@ -1,0 +1,147 @@
+"""The compute stage's cache: hits and misses, corrupt and stale files, identical bytes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compute.boards import BUNDLED_BOARDS_DIR, load_board
+from compute.cache import ResultCache, cache_key, load_all, update
+from compute.numbers import fraction_from_json
+
+
+@pytest.fixture
+def boards_dir(tmp_path: Path) -> Path:
+    """A folder with two small boards."""
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    shutil.copy(BUNDLED_BOARDS_DIR / "tiny.toml", folder / "tiny.toml")
+    text = (BUNDLED_BOARDS_DIR / "tiny.toml").read_text().replace("die = 6", "die = 4")
+    (folder / "tiny-d4.toml").write_text(text)
+    return folder
+
+
+def _run(boards: Path, cache: ResultCache, **kw) -> tuple[list, list[str]]:
+    messages: list[str] = []
+    outcomes = update(load_all(boards), cache, log=messages.append, progress=False, **kw)
+    return outcomes, messages
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*"))}
+
+
+def test_miss_then_hit_gives_identical_bytes(boards_dir: Path, tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path / "cache")
+    first, _ = _run(boards_dir, cache)
+    assert [o.computed for o in first] == [True, True]
+    before = _snapshot(cache.directory)
+    second, messages = _run(boards_dir, cache)
+    assert [o.computed for o in second] == [False, False] and messages == []
+    assert _snapshot(cache.directory) == before
+    forced, _ = _run(boards_dir, cache, force=True)
+    assert [o.computed for o in forced] == [True, True]
+    assert _snapshot(cache.directory) == before, "recomputing must give the same bytes"
+
+
+def test_two_cold_runs_in_different_folders_agree(boards_dir: Path, tmp_path: Path) -> None:
+    a, b = ResultCache(tmp_path / "a"), ResultCache(tmp_path / "b")
+    _run(boards_dir, a)
+    _run(boards_dir, b)
+    assert _snapshot(a.directory) == _snapshot(b.directory)
+
+
+def test_record_content(boards_dir: Path, tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path / "cache")
+    (outcome, _), _ = _run(boards_dir, cache)
+    record = json.loads(outcome.path.read_text())
+    assert record["key"] == cache_key(load_board(boards_dir / "tiny-d4.toml"))
+    assert outcome.path.name == f"tiny-d4-{record['key'][:16]}.json"
+    p = fraction_from_json(record["results"]["first_player_wins"])
+    assert 0.5 < p < 1
+    checks = record["checks"]["first_player_wins"]
+    assert abs(checks["float"] - float(p)) < 1e-12
+    assert checks["ci95"][0] < checks["simulated"] < checks["ci95"][1]
+    length = record["series"]["length"]
+    assert abs(sum(length["probability"]) - length["cumulative"][-1]) < 1e-9
+    assert length["cumulative"][-1] >= 1 - 1e-6
+    gap = record["series"]["bounds"]["gap"]
+    assert all(a >= b for a, b in zip(gap, gap[1:])), "the bounds only ever close in"
+
+
+@pytest.mark.parametrize("damage", ["truncate", "edit", "garbage", "empty"])
+def test_corrupt_file_is_detected_and_recomputed(boards_dir: Path, tmp_path: Path, damage: str) -> None:
+    cache = ResultCache(tmp_path / "cache")
+    outcomes, _ = _run(boards_dir, cache)
+    path = outcomes[0].path
+    good = path.read_bytes()
+    if damage == "truncate":
+        path.write_bytes(good[: len(good) // 2])
+    elif damage == "edit":
+        path.write_bytes(good.replace(b'"expected_turns": {', b'"expected_turns": {"x": 1, ', 1))
+    elif damage == "garbage":
+        path.write_bytes(b"\x00\xff" * 100)
+    else:
+        path.write_bytes(b"")
+    again, messages = _run(boards_dir, cache)
+    assert again[0].computed and not again[1].computed
+    assert len(messages) == 1 and path.name in messages[0] and "recomputing" in messages[0]
+    assert path.read_bytes() == good
+
+
+def test_changed_board_is_a_miss_and_replaces_the_old_file(boards_dir: Path, tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path / "cache")
+    first, _ = _run(boards_dir, cache)
+    board_file = boards_dir / "tiny.toml"
+    board_file.write_text(board_file.read_text().replace("[4, 7]", "[3, 7]"))
+    second, _ = _run(boards_dir, cache)
+    assert not second[0].computed and second[1].computed
+    assert second[1].path != first[1].path and not first[1].path.exists()
+    assert sorted(p.name for p in cache.directory.glob("*.json")) == sorted(o.path.name for o in second)
+
+
+def test_no_temporary_files_are_left(boards_dir: Path, tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path / "cache")
+    _run(boards_dir, cache)
+    assert [p.name for p in cache.directory.iterdir() if not p.name.endswith(".json")] == []
+
+
+def _chutes(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from site_build.cli import entry; entry()", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_compute_only_and_bad_board(boards_dir: Path, tmp_path: Path) -> None:
+    cache_dir = tmp_path / "cache"
+    done = _chutes("compute", "--boards", str(boards_dir), "--cache", str(cache_dir), "--only", "tiny")
+    assert done.returncode == 0, done.stderr
+    assert [p.name.split("-")[0] for p in cache_dir.glob("*.json")] == ["tiny"]
+    assert "tiny: computed" in done.stderr
+    before = _snapshot(cache_dir)
+    (boards_dir / "broken.toml").write_text('title = "x"\nsquares = 10\ndie = 6\nsource = "y"\nladders = [[3, 2]]\n')
+    bad = _chutes("compute", "--boards", str(boards_dir), "--cache", str(cache_dir))
+    assert bad.returncode == 2
+    lines = bad.stderr.strip().splitlines()
+    assert len(lines) == 1 and "broken.toml" in lines[0] and "Traceback" not in bad.stderr
+    assert _snapshot(cache_dir) == before, "a bad board must stop the run before anything changes"
+    unknown = _chutes("compute", "--boards", str(boards_dir), "--cache", str(cache_dir), "--only", "nope")
+    assert unknown.returncode == 2 and "nope" in unknown.stderr and len(unknown.stderr.strip().splitlines()) == 1
+
+
+def test_stages_stay_apart() -> None:
+    """The compute stage never loads the web stack; the build stage's modules never load the mathematics."""
+    web = ("jinja2", "plotly", "mkdocs", "material")
+    probe = ("import sys, compute.cli, compute.cache, compute.report; "
+             f"print([m for m in sys.modules if m.split('.')[0] in {web!r}])")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    maths = ("compute", "flint", "gmpy2", "numpy", "scipy", "numba")
+    probe = ("import sys, site_build.pages, site_build.figures, site_build.words, site_build.checks; "
+             f"print([m for m in sys.modules if m.split('.')[0] in {maths!r}])")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
