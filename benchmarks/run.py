@@ -1,17 +1,22 @@
-"""Benchmarks for the exact engine, side by side in one run; results go to benchmarks/results.{json,md}.
+"""Benchmarks for the exact engine and the site pipeline, side by side in one run.
 
+Results go to benchmarks/results.{json,md}.
 Run: python benchmarks/run.py   (about a minute on a 2-core machine)
 """
 
 from __future__ import annotations
 
 import json
+import os
 import platform
 import random
+import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 from compute.boards import Board, resolve_board
+from compute.cache import board_record
 from compute.chain import turn_chain
 from compute.exact import bounds_series
 from compute.numbers import digit_count
@@ -70,6 +75,25 @@ def stages(board: Board) -> dict[str, float]:
     return out
 
 
+def _timed_command(*args: str) -> float:
+    t = time.perf_counter()
+    subprocess.run(["chutes", *args], check=True, capture_output=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    return time.perf_counter() - t
+
+
+def site_stage() -> dict[str, object]:
+    """The published-site pipeline as a user runs it (separate processes, so start-up counts)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cache, site = Path(tmp) / "cache", Path(tmp) / "site"
+        cold = _timed_command("compute", "--cache", str(cache))
+        unchanged = _timed_command("compute", "--cache", str(cache))
+        build = _timed_command("build", "--cache", str(cache), "--site-dir", str(site))
+        pages = {p.parent.name: p.stat().st_size for p in sorted((site / "boards").glob("*/index.html"))}
+        shared = (site / "assets" / "javascripts" / "plotly.min.js").stat().st_size
+    return {"compute_cold_s": cold, "compute_unchanged_s": unchanged, "build_from_cache_s": build,
+            "board_page_bytes": pages, "plotly_js_bytes": shared}
+
+
 def main() -> None:
     results: dict[str, object] = {"machine": f"{platform.machine()}, {platform.python_version()}",
                                   "date": time.strftime("%Y-%m-%d")}
@@ -91,9 +115,13 @@ def main() -> None:
         total = time.perf_counter() - t
         st = stages(b)
         dominant = max(("charpoly", "krylov_and_H", "resultant", "modular"), key=lambda k: st[k])
-        growth.append({"squares": squares, "states": chain.size, "seconds": total,
+        t = time.perf_counter()
+        board_record(b)
+        record = time.perf_counter() - t
+        growth.append({"squares": squares, "states": chain.size, "seconds": total, "record_seconds": record,
                        "digits": digit_count(p.denominator), "dominant_stage": dominant, "stages_serial": st})
     results["growth"] = growth
+    results["site"] = site_stage()
     (HERE / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     lines = [
         "# Benchmark results", "",
@@ -105,14 +133,29 @@ def main() -> None:
         f"| one-player games simulated per second | ~10,000 | ≥ 10 million | "
         f"{results['simulation_games_per_s'] / 1e6:.1f} million |",
         "", "Growth with board size (random boards, one jump per five squares, exact first-player probability):", "",
-        "| squares | states d | time | digits of the denominator | dominant stage | stages (serial, s) |",
-        "|---|---|---|---|---|---|",
+        "| squares | states d | time | digits of the denominator | dominant stage | stages (serial, s) "
+        "| whole cached record |",
+        "|---|---|---|---|---|---|---|",
     ]
+    lines.insert(-2, "The last column is everything `chutes compute` stores for such a board (exact results, "
+                     "chart series, a million simulated games).\n")
     for g in growth:
         st = g["stages_serial"]
         detail = ", ".join(f"{k} {v:.2f}" for k, v in st.items() if k != "primes") + f"; {st['primes']} primes"
         lines.append(f"| {g['squares']} | {g['states']} | {g['seconds']:.2f} s | {g['digits']:,} | "
-                     f"{g['dominant_stage']} | {detail} |")
+                     f"{g['dominant_stage']} | {detail} | {g['record_seconds']:.1f} s |")
+    site = results["site"]
+    heaviest = max(site["board_page_bytes"], key=site["board_page_bytes"].get)
+    lines += [
+        "", "The published site (each step a separate `chutes` process, all bundled boards):", "",
+        "| what | budget | measured |", "|---|---|---|",
+        f"| `chutes compute`, empty cache | ≤ 60 s | {site['compute_cold_s']:.1f} s |",
+        f"| `chutes compute`, nothing changed | ≤ 2 s | {site['compute_unchanged_s']:.1f} s |",
+        f"| `chutes build` from the cache | ≤ 30 s | {site['build_from_cache_s']:.1f} s |",
+        f"| heaviest board page without the shared plotly.js ({heaviest}) | ≤ 1.5 MB | "
+        f"{site['board_page_bytes'][heaviest] / 1e6:.2f} MB |",
+        "", f"plotly.js, shared by every page and cached by the browser: {site['plotly_js_bytes'] / 1e6:.1f} MB.",
+    ]
     (HERE / "results.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

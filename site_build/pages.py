@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,14 +156,9 @@ def render(record_files: list[Path], out_dir: Path = DOCS_DIR) -> list[str]:
 
 def nav(docs_dir: Path) -> list[Any]:
     """The site's navigation: home, one entry per board, then comparison, method and data."""
-    boards = sorted(p.relative_to(docs_dir).as_posix() for p in (docs_dir / "boards").glob("*.md"))
+    pages = sorted((docs_dir / "boards").glob("*.md"), key=lambda p: p.stem)
+    boards = [p.relative_to(docs_dir).as_posix() for p in pages]
     entries: list[Any] = ["index.md", {"Boards": boards}]
     entries += [name for name in ("compare.md", "method.md", "data.md") if (docs_dir / name).exists()]
     return entries
 
-
-def copy_tree(source: Path, target: Path) -> None:
-    """Replace `target` with a copy of `source`."""
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(source, target)

@@ -91,7 +91,15 @@ def serve(dev_addr: str = "127.0.0.1:8000") -> None:
     from mkdocs.commands.serve import serve as mkdocs_serve
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    mkdocs_log = logging.getLogger("mkdocs")
+    mkdocs_log.addHandler(handler)
+    mkdocs_log.setLevel(logging.INFO)
     prepare()
     os.environ["CHUTES_SERVE"] = "1"
-    mkdocs_serve(config_file=str(CONFIG_FILE), livereload=True,
-                 watch=[str(ROOT / "templates"), str(ROOT / "site_src")], dev_addr=dev_addr)
+    try:
+        mkdocs_serve(config_file=str(CONFIG_FILE), livereload=True,
+                     watch=[str(ROOT / "templates"), str(ROOT / "site_src")], dev_addr=dev_addr)
+    except OSError as exc:
+        raise SiteError(f"cannot serve on {dev_addr}: {exc.strerror or exc}") from None
