@@ -104,12 +104,10 @@ def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]
     files: dict[str, str | bytes | Path] = {}
     common = {"boards": pages}
     files["index.md"] = env.get_template("index.md.j2").render(**common)
+    curves = [(p.title, p.record["series"]["length"]) for p in pages]
     files["compare.md"] = env.get_template("compare.md.j2").render(
-        **common,
-        overlay=figures.to_json(figures.overlay_figure([(p.title, p.record["series"]["length"]) for p in pages],
-                                                       cumulative=False)),
-        overlay_cumulative=figures.to_json(figures.overlay_figure(
-            [(p.title, p.record["series"]["length"]) for p in pages], cumulative=True)))
+        **common, overlay=figures.to_json(figures.overlay_figure(curves, cumulative=False)),
+        overlay_cumulative=figures.to_json(figures.overlay_figure(curves, cumulative=True)))
     files["data.md"] = env.get_template("data.md.j2").render(**common)
     board_template = env.get_template("board.md.j2")
     for page in pages:
