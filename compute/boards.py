@@ -96,16 +96,18 @@ class Board:
             "chutes": [list(j) for j in self.chutes],
         }
 
-    def replace(self, **changes: Any) -> Board:
-        """A copy with some fields changed, validated again."""
-        fields = {
+    def fields(self) -> dict[str, Any]:
+        """Everything needed to make this board again with Board(**fields) (plain data, picklable)."""
+        return {
             "title": self.title, "squares": self.squares, "die": self.die,
             "overshoot": self.overshoot, "ladders": self.ladders, "chutes": self.chutes,
             "roll_again_on": self.roll_again_on, "start": self.start, "source": self.source,
             "slug": self.slug,
         }
-        fields.update(changes)
-        board = Board(**fields)
+
+    def replace(self, **changes: Any) -> Board:
+        """A copy with some fields changed, validated again."""
+        board = Board(**{**self.fields(), **changes})
         check_board(board, self.slug or "board")
         return board
 
@@ -256,13 +258,18 @@ def reachable_squares(board: Board, origin: int | None = None) -> set[int]:
     return seen
 
 
-def _roll_squares(board: Board) -> list[int]:
-    return [s for s in range(board.squares) if s not in board.jumps]
+def roll_squares(board: Board) -> list[int]:
+    """Squares a roll can be made from: not the foot of a jump, unless a jump also ends there.
+
+    (Jumps never chain: arriving on a square by a jump does not trigger a jump starting there. Valid
+    board files have no such squares; the single-jump experiments create them.)"""
+    ends = set(board.jumps.values())
+    return [s for s in range(board.squares) if s not in board.jumps or s in ends]
 
 
 def _predecessors(board: Board) -> dict[int, set[int]]:
     """For each square, the squares from which one roll leads to it."""
-    squares = _roll_squares(board)
+    squares = roll_squares(board)
     preds: dict[int, set[int]] = {s: set() for s in squares + [board.squares]}
     for s in squares:
         for nxt in _successors(board, s):
@@ -284,7 +291,7 @@ def _backward(preds: dict[int, set[int]], targets: set[int]) -> set[int]:
 
 def trapped_squares(board: Board) -> set[int]:
     """Squares from which the last square can never be reached."""
-    return set(_roll_squares(board)) - _backward(_predecessors(board), {board.squares})
+    return set(roll_squares(board)) - _backward(_predecessors(board), {board.squares})
 
 
 def doomed_squares(board: Board) -> set[int]:

@@ -31,7 +31,7 @@ from compute.report import solve
 from compute.series import bound_series, diagonal_series, length_series, square_series
 from compute.simulate import two_player_games
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SIMULATED_GAMES = 1_000_000
 SIMULATION_SEED = 20261122
 DEFAULT_CACHE_DIR = PROJECT_ROOT / ".cache" / "results"
@@ -49,13 +49,17 @@ def dumps(obj: Any) -> bytes:
     return (json.dumps(obj, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
 
 
-def _checksum(record: dict[str, Any]) -> str:
+def checksum(record: dict[str, Any]) -> str:
+    """SHA-256 of a record's content, its own checksum field left out."""
     body = {k: v for k, v in record.items() if k != "checksum"}
     return hashlib.sha256(dumps(body)).hexdigest()
 
 
-def board_record(board: Board, key: str | None = None) -> dict[str, Any]:
-    """Everything the site shows about one board: exact results, chart series, three-way checks."""
+def board_record(board: Board, key: str | None = None, experiments_dir: Path | None = None,
+                 jobs: int = 1) -> dict[str, Any]:
+    """Everything the site shows about one board: exact results, chart series, three-way checks, experiments."""
+    from compute import whatif
+
     chain = turn_chain(board)
     dist = distribution(chain)
     results = solve(board, chain, dist)
@@ -74,8 +78,13 @@ def board_record(board: Board, key: str | None = None) -> dict[str, Any]:
         },
         "checks": three_ways(chain, fraction_from_json(results["expected_turns"]),
                              fraction_from_json(results["first_player_wins"]), (first, second), SIMULATION_SEED),
+        "experiments": {
+            "dice": whatif.dice(board, jobs=jobs, folder=experiments_dir),
+            "start": whatif.start(board),
+            "add_jump": whatif.add_jump(board, jobs=jobs, folder=experiments_dir),
+        },
     }
-    record["checksum"] = _checksum(record)
+    record["checksum"] = checksum(record)
     return record
 
 
@@ -95,6 +104,21 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def read_checked(path: Path, key: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A stored record if it is intact and made for `key`; otherwise None and the reason (None, None: absent)."""
+    if not path.exists():
+        return None, None
+    try:
+        record = json.loads(path.read_bytes())
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return None, f"{path}: unreadable ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+    if not isinstance(record, dict) or record.get("checksum") != checksum(record):
+        return None, f"{path}: checksum does not match its content (truncated or edited)"
+    if record.get("key") != key:
+        return None, f"{path}: made for other inputs (stale key)"
+    return record, None
+
+
 @dataclass
 class ResultCache:
     """The cache folder: `<slug>-<key prefix>.json` per board."""
@@ -108,18 +132,7 @@ class ResultCache:
     def load(self, board: Board) -> tuple[dict[str, Any] | None, str | None]:
         """The cached record and None, or None and why it cannot be used (None, None: not cached yet)."""
         key = cache_key(board)
-        path = self.path(board.slug, key)
-        if not path.exists():
-            return None, None
-        try:
-            record = json.loads(path.read_bytes())
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            return None, f"{path}: unreadable ({type(exc).__name__}: {str(exc).splitlines()[0]})"
-        if not isinstance(record, dict) or record.get("checksum") != _checksum(record):
-            return None, f"{path}: checksum does not match its content (truncated or edited)"
-        if record.get("key") != key:
-            return None, f"{path}: made for other inputs (stale key)"
-        return record, None
+        return read_checked(self.path(board.slug, key), key)
 
     def store(self, record: dict[str, Any]) -> Path:
         """Write a record atomically and remove older files for the same board."""
@@ -156,7 +169,7 @@ def load_all(boards_dir: Path | None = None, only: Iterable[str] = ()) -> list[B
 
 
 def update(boards: list[Board], cache: ResultCache, force: bool = False,
-           log: Callable[[str], None] = print, progress: bool | None = None) -> list[Outcome]:
+           log: Callable[[str], None] = print, progress: bool | None = None, jobs: int = 1) -> list[Outcome]:
     """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones."""
     outcomes = []
     bar = tqdm(boards, desc="compute", unit="board", disable=None if progress is None else not progress, leave=False)
@@ -167,7 +180,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False,
         if problem:
             log(f"warning: {problem}; recomputing")
         if record is None:
-            record = board_record(board)
+            record = board_record(board, experiments_dir=cache.directory / "experiments", jobs=jobs)
             path = cache.store(record)
             outcome = Outcome(board.slug, path, True, time.perf_counter() - started, problem)
         else:

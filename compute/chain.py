@@ -15,7 +15,7 @@ from math import lcm
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
-from compute.boards import Board, doomed_squares
+from compute.boards import Board, doomed_squares, roll_squares
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class TurnChain:
 def safe_squares(board: Board) -> tuple[int, ...]:
     """Squares where a turn can start and from which the game ends with probability one."""
     doomed = doomed_squares(board)
-    return tuple(s for s in range(board.squares) if s not in board.jumps and s not in doomed)
+    return tuple(s for s in roll_squares(board) if s not in doomed)
 
 
 def _roll_matrices(board: Board, states: tuple[int, ...], index: dict[int, int]):

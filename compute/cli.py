@@ -6,6 +6,7 @@ Bad input ends with exit status 2 and one line on standard error, never a traceb
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ import click
 
 from compute import __version__
 from compute.boards import Board, BoardError, resolve_board
+from compute.sweep import SweepError
 
 EXIT_BAD_INPUT = 2
 
@@ -149,18 +151,142 @@ def update_cache(boards_dir: Path | None, cache_dir: Path | None, only: tuple[st
 
     boards = load_all(boards_dir, only)
     cache = ResultCache(cache_dir or DEFAULT_CACHE_DIR)
-    outcomes = update(boards, cache, force=force, log=lambda msg: click.echo(f"chutes: {msg}", err=True))
+    outcomes = update(boards, cache, force=force, log=lambda msg: click.echo(f"chutes: {msg}", err=True),
+                      jobs=os.cpu_count() or 1)
     for o in outcomes if not quiet else ():
         what = f"computed in {o.seconds:.1f} s" if o.computed else "up to date"
         click.echo(f"  {o.slug}: {what} ({o.path.name})", err=True)
     return [o.path for o in outcomes]
 
 
+@main.group(help="What-if experiments on a board (seed 003): die size, starting square, one more jump.")
+def experiment() -> None:
+    """Experiment commands."""
+
+
+def _parallel_options(fn):
+    fn = click.option("--scheduler", metavar="ADDRESS", default=None,
+                      help="Run on this Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes.")(fn)
+    fn = click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default=True,
+                      help="Local worker processes.")(fn)
+    fn = click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                      help="Where finished sweeps and their pieces are kept [default: .cache/experiments].")(fn)
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")(fn)
+
+
+def _folder(cache_dir: Path | None) -> Path:
+    from compute.whatif import DEFAULT_DIR
+
+    return cache_dir or DEFAULT_DIR
+
+
+@experiment.command(help="Expected turns and the first player's chance for dice of 1 to N faces.")
+@click.argument("board")
+@click.option("--max-faces", type=click.IntRange(1, 100), default=20, show_default=True, help="Largest die.")
+@_parallel_options
+def dice(board: str, max_faces: int, as_json: bool, jobs: int, scheduler: str | None, cache_dir: Path | None) -> None:
+    """Die-size experiment."""
+    from compute.whatif import dice as run_dice
+
+    b = _board(board)
+    result = run_dice(b, max_faces, jobs, scheduler, _folder(cache_dir))
+    if as_json:
+        _emit_json({"board": b.slug or board, **result})
+        return
+    click.echo(f"{b.title}: the same board with other dice")
+    click.echo(f"  {'faces':>5}  {'average game (turns)':>22}  {'first of two players wins':>26}")
+    for row in result["dice"]:
+        if row["expected_turns"] is None:
+            click.echo(f"  {row['faces']:>5}  never finishes ({row['note']})")
+            continue
+        first = row["first_player_wins"]
+        mark = "" if first["exact"] else " (double precision)"
+        note = f"  [{row['note']}]" if row["note"] else ""
+        click.echo(f"  {row['faces']:>5}  {float(row['expected_turns']['decimal']):>22.7f}  "
+                   f"{float(first['decimal']):>26.10f}{mark}{note}")
+
+
+@experiment.command(help="Expected turns from every starting square; squares worse than the previous one.")
+@click.argument("board")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
+def start(board: str, as_json: bool) -> None:
+    """Starting-square experiment."""
+    from compute.whatif import start as run_start
+
+    b = _board(board)
+    result = run_start(b)
+    if as_json:
+        _emit_json({"board": b.slug or board, **result})
+        return
+    worse = result["worse_than_previous"]
+    click.echo(f"{b.title}: starting somewhere else")
+    click.echo(f"  From the usual start ({b.start}): "
+               f"{float(result['expected_turns_from'][str(b.start)]['decimal']):.7f} turns on average.")
+    click.echo(f"  {len(worse)} squares are worse to start on than the square before them: "
+               f"{', '.join(map(str, worse))}")
+
+
+@experiment.command(name="add-jump", help="Every single chute or ladder that could be added, and its effect.")
+@click.argument("board")
+@click.option("--min-length", type=click.IntRange(1, 10_000), default=10, show_default=True,
+              help="Shortest jump considered.")
+@click.option("--exact", "exact_pair", metavar="FROM,TO", default=None,
+              help="Only this jump, with the first player's chance exactly.")
+@_parallel_options
+def add_jump(board: str, min_length: int, exact_pair: str | None, as_json: bool, jobs: int, scheduler: str | None,
+             cache_dir: Path | None) -> None:
+    """Single-jump scan."""
+    from compute.experiments import exact_candidate
+    from compute.whatif import add_jump as run_scan
+
+    b = _board(board)
+    if exact_pair is not None:
+        source, target = _parse_pair(exact_pair, b)
+        result = exact_candidate(b, source, target)
+        if as_json:
+            _emit_json({"board": b.slug or board, **result})
+        else:
+            click.echo(f"{b.title} with a jump from {source} to {target}:\n"
+                       f"  average game {float(result['expected_turns']['decimal']):.7f} turns "
+                       f"= {result['expected_turns']['numerator']}/{result['expected_turns']['denominator']}\n"
+                       f"  first of two players wins {result['first_player_wins']['decimal']}")
+        return
+    result = run_scan(b, min_length, jobs, scheduler, _folder(cache_dir))
+    if as_json:
+        _emit_json({"board": b.slug or board, **result})
+        return
+    c = result["counts"]
+    click.echo(f"{b.title}: {result['candidates']:,} possible single jumps of length {min_length} or more")
+    click.echo(f"  {c['changed']:,} change the average game; {c['no effect']:,} have no effect; "
+               f"{c['never ends']:,} would make the game endless.")
+    click.echo(f"  Against intuition: {result['counterintuitive']:,} "
+               f"({result['counterintuitive_ladders']:,} ladders that lengthen the game, "
+               f"{result['counterintuitive_chutes']:,} chutes that shorten it).")
+    for title, key in (("Ladders that lengthen the game most", "lengthening_ladders"),
+                       ("Chutes that shorten the game most", "shortening_chutes")):
+        click.echo(f"  {title}:")
+        for row in result["top"][key][:5]:
+            click.echo(f"    {row['from']:>3} → {row['to']:<3} {float(row['delta_turns']['decimal']):+.4f} turns")
+
+
+def _parse_pair(text: str, board: Board) -> tuple[int, int]:
+    try:
+        source, target = (int(p) for p in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected two squares FROM,TO, got {text!r}", param_hint="--exact") from None
+    for sq in (source, target):
+        if not 0 <= sq <= board.squares:
+            raise click.BadParameter(f"square {sq} is not on the board (0 to {board.squares})", param_hint="--exact")
+    if source == target or source in board.jumps or target in board.jumps:
+        raise click.BadParameter("the ends must differ and not be the foot of an existing jump", param_hint="--exact")
+    return source, target
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the command line and return its exit status; problems become one line on stderr."""
     try:
         main.main(args=argv, prog_name="chutes", standalone_mode=False)
-    except BoardError as exc:
+    except (BoardError, SweepError) as exc:
         click.echo(f"chutes: error: {exc}", err=True)
         return EXIT_BAD_INPUT
     except click.UsageError as exc:

@@ -219,3 +219,75 @@ def diagonal_figure(series: dict[str, Any]) -> go.Figure:
                               yaxis={**axis, "title": {"text": "player two's games, shortest first"},
                                      "autorange": "reversed", "scaleanchor": "x", "constrain": "domain"}))
     return fig
+
+
+# --- experiments ----------------------------------------------------------------------------------------
+
+
+def dice_figure(rows: list[dict[str, Any]], key: str) -> go.Figure:
+    """Expected turns (key "expected_turns") or the first player's chance against the number of faces."""
+    shown = [r for r in rows if r[key] is not None]
+    faces = [r["faces"] for r in shown]
+    values = [float(r[key]["decimal"]) for r in shown]
+    turns = key == "expected_turns"
+    fig = go.Figure([go.Scatter(
+        x=faces, y=values, mode="lines+markers", name="exact", line={"color": EXACT, "width": 3},
+        marker={"size": 8},
+        hovertemplate=("%{x}-sided die: %{y:.4f} turns on average" if turns
+                       else "%{x}-sided die: first player wins %{y:.4%}") + "<extra></extra>")])
+    fig.update_layout(_layout(height=400, showlegend=False,
+                              xaxis={"title": {"text": "faces on the die"}, "dtick": 1},
+                              yaxis={"title": {"text": "average game (turns)" if turns
+                                               else "first of two players wins"},
+                                     **({} if turns else {"tickformat": ".2%"})}))
+    return fig
+
+
+def start_figure(board: dict[str, Any], start: dict[str, Any]) -> go.Figure:
+    """Expected game length from each starting square, on the board; squares worse than the previous one ringed."""
+    values: list[float | None] = [None] * (board["squares"] + 1)
+    for square, value in start["expected_turns_from"].items():
+        values[int(square)] = float(value["decimal"])
+    fig = board_heatmap(board, values, "turns from here", "turns on average if the game started here",
+                        "turns (start here)")
+    width = grid_width(board["squares"])
+    worse = [q for q in start["worse_than_previous"] if q >= 1]
+    cells = [cell(q, width) for q in worse]
+    fig.add_trace(go.Scatter(x=[c for c, _ in cells], y=[r for _, r in cells], mode="markers",
+                             name="worse than the square before",
+                             marker={"symbol": "square-open", "size": 34, "color": SIMULATED, "line": {"width": 3}},
+                             text=[f"Square {q}: a worse start than the square before it" for q in worse],
+                             hovertemplate="%{text}<extra></extra>"))
+    return fig
+
+
+JUMP_COLOUR_LIMIT = 10.0
+
+
+def jump_heatmap(board: dict[str, Any], scan: dict[str, Any]) -> go.Figure:
+    """Change in the average game for each added jump: rows = where it starts, columns = where it ends."""
+    n = board["squares"] + 1
+    z: list[list[float | None]] = [[None] * n for _ in range(n)]
+    odd_x, odd_y, odd_text = [], [], []
+    for row in scan["jumps"]:
+        if row["delta_turns"] is None:
+            continue
+        value = float(row["delta_turns"]["decimal"])
+        z[row["from"]][row["to"]] = value
+        if row["counterintuitive"]:
+            odd_x.append(row["to"])
+            odd_y.append(row["from"])
+            odd_text.append(f"A {row['kind']} from {row['from']} to {row['to']}: {value:+.3f} turns "
+                            f"({'longer' if value > 0 else 'shorter'}, against intuition)")
+    heat = go.Heatmap(z=z, x=list(range(n)), y=list(range(n)), colorscale="PuOr", reversescale=True, zmid=0,
+                      zmin=-JUMP_COLOUR_LIMIT, zmax=JUMP_COLOUR_LIMIT, name="change",
+                      colorbar={"title": {"text": "change in turns", "side": "right"}},
+                      hovertemplate="jump from %{y} to %{x}: %{z:+.3f} turns<extra></extra>")
+    marks = go.Scatter(x=odd_x, y=odd_y, mode="markers", name="against intuition", text=odd_text,
+                       marker={"symbol": "x-thin-open", "size": 5, "color": "#000000", "line": {"width": 1.5}},
+                       hovertemplate="%{text}<extra></extra>")
+    fig = go.Figure([heat, marks])
+    fig.update_layout(_layout(height=640, xaxis={"title": {"text": "jump ends on square"}, "constrain": "domain"},
+                              yaxis={"title": {"text": "jump starts on square"}, "scaleanchor": "x",
+                                     "constrain": "domain"}))
+    return fig

@@ -93,6 +93,10 @@ def board_figures(page: BoardPage) -> dict[str, str]:
                                         "turns begun here per game, on average", "turns begun here"),
         "bounds": figures.bounds_figure(series["bounds"], p_first),
         "diagonal": figures.diagonal_figure(series["diagonal"]),
+        "dice-turns": figures.dice_figure(r["experiments"]["dice"]["dice"], "expected_turns"),
+        "dice-first": figures.dice_figure(r["experiments"]["dice"]["dice"], "first_player_wins"),
+        "start": figures.start_figure(board, r["experiments"]["start"]),
+        "add-jump": figures.jump_heatmap(board, r["experiments"]["add_jump"]),
     }
     return {name: figures.to_json(fig) for name, fig in figs.items()}
 
@@ -111,7 +115,8 @@ def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]
     files["data.md"] = env.get_template("data.md.j2").render(**common)
     board_template = env.get_template("board.md.j2")
     for page in pages:
-        files[f"boards/{page.slug}.md"] = board_template.render(page=page, r=page.record, charts=board_figures(page))
+        files[f"boards/{page.slug}.md"] = board_template.render(page=page, r=page.record, charts=board_figures(page),
+                                                                jump_colour_limit=figures.JUMP_COLOUR_LIMIT)
         files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
         files[page.fraction_file] = _fraction_text(page.record)
         files[page.csv_file] = _distribution_csv(page.record)

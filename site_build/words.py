@@ -19,6 +19,17 @@ def rounded(value: str | float, places: int = 2) -> str:
     return f"{d:,.{places}f}"
 
 
+def signed(value: str | float, places: int = 2) -> str:
+    """A change with its sign: '+1.43', '−2.80' (a true minus sign)."""
+    text = rounded(value, places)
+    return text.replace("-", "−") if text.startswith("-") else "+" + text
+
+
+def signed_percent(value: str | float, places: int = 1) -> str:
+    """A change of probability in percentage points, with its sign."""
+    return f"{signed(Decimal(str(value)) * 100, places)} points"
+
+
 def percent(value: str | float, places: int = 1) -> str:
     """A probability as a percentage: 0.50780 → '50.8%'."""
     return f"{rounded(Decimal(str(value)) * 100, places)}%"
@@ -46,5 +57,6 @@ def start_square(square: int) -> str:
     return "off the board (square 0)" if square == 0 else f"on square {square}"
 
 
-FILTERS = {"number": number, "rounded": rounded, "percent": percent, "per_thousand": per_thousand,
+FILTERS = {"number": number, "rounded": rounded, "signed": signed, "signed_percent": signed_percent,
+           "percent": percent, "per_thousand": per_thousand,
            "plural": plural, "overshoot_rule": overshoot_rule, "start_square": start_square}

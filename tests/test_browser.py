@@ -81,7 +81,7 @@ def test_every_page_loads_and_every_chart_renders(built_site: Path, server: str,
         watched.page.wait_for_function(ALL_RENDERED, timeout=20_000)
         charts = watched.page.locator(".chutes-chart").count()
         if "/boards/" in url:
-            assert charts == 7, url
+            assert charts == 11, url
         watched.page.wait_for_load_state("networkidle")
     watched.assert_clean()
 

@@ -1,0 +1,330 @@
+"""What-if experiments (seed 003): another die, another starting square, one more chute or ladder.
+
+The single-jump scan is exact without re-solving the board for every candidate. Adding a jump from
+square i to square k redirects the rolls that land on i, a rank-one change of the roll-level chain
+(rank two with roll-again, where a landing may end the turn or continue it). The Sherman–Morrison–
+Woodbury identity then gives each candidate's exact expected turns from one exact solve shared by all
+candidates. The first player's chance per candidate is computed in double precision, all candidates
+at once, by iterating the modified turn chains side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from flint import fmpq, fmpq_mat
+
+from compute.boards import Board, BoardError
+from compute.chain import TurnChain, turn_chain
+from compute.exact import expected_turns
+from compute.floats import first_player_float
+from compute.numbers import decimal_string, exact_json, fraction_from_json
+from compute.rules import roll_landing
+from compute.twoplayer import first_player_wins
+
+MAX_FACES = 20
+MIN_JUMP_LENGTH = 10
+FLOAT_TAIL = 1e-7
+MAX_FLOAT_TURNS = 200_000
+
+
+# --- die size ------------------------------------------------------------------------------------------
+
+
+def die_variant(board: Board, faces: int) -> tuple[Board, str | None]:
+    """The board played with a `faces`-sided die (validated), and a note when a rule had to change."""
+    note = None
+    again = board.roll_again_on
+    if again is not None and again > faces:
+        again, note = None, f"no roll-again: a {faces}-sided die has no {board.roll_again_on}"
+    return board.replace(die=faces, roll_again_on=again), note
+
+
+def die_row(board: Board, faces: int) -> dict[str, Any]:
+    """Expected turns (exact) and the first player's chance with a `faces`-sided die.
+
+    The first player's chance is exact when the variant has no roll-again rule, and a double-precision
+    value (marked "exact": false) otherwise. A die with which the game can fail to end gives null
+    values and the reason.
+    """
+    try:
+        variant, note = die_variant(board, faces)
+    except BoardError as exc:
+        reason = str(exc).split(": ", 1)[-1]
+        return {"faces": faces, "expected_turns": None, "first_player_wins": None,
+                "note": reason}
+    chain = turn_chain(variant)
+    mean = expected_turns(chain)[chain.start]
+    if variant.roll_again_on is None:
+        first: dict[str, Any] = {**exact_json(first_player_wins(chain)), "exact": True}
+    else:
+        first = {"decimal": repr(first_player_float(chain)), "exact": False}
+    return {"faces": faces, "expected_turns": exact_json(mean), "first_player_wins": first, "note": note}
+
+
+def longer_with_bigger_die(rows: Sequence[dict[str, Any]]) -> list[int]:
+    """Die sizes n for which an (n+1)-sided die makes the average game longer (seed 003: n = 2 on its board)."""
+    out = []
+    for a, b in zip(rows, rows[1:]):
+        if a["expected_turns"] and b["expected_turns"]:
+            if fraction_from_json(b["expected_turns"]) > fraction_from_json(a["expected_turns"]):
+                out.append(a["faces"])
+    return out
+
+
+def die_sweep(board: Board, max_faces: int = MAX_FACES) -> list[dict[str, Any]]:
+    """`die_row` for dice of 1..max_faces faces, in order (serially; see compute.whatif for parallel)."""
+    return [die_row(board, faces) for faces in range(1, max_faces + 1)]
+
+
+# --- starting square -----------------------------------------------------------------------------------
+
+
+def start_sweep(chain: TurnChain) -> dict[str, Any]:
+    """Expected turns from every square where a turn can start, and the squares worse than the previous one.
+
+    Seed 003's comparison: each such square against the previous square where a turn can start
+    (jump feet are skipped, since no turn starts on them).
+    """
+    turns = expected_turns(chain)
+    worse = [q for (p, tp), (q, tq) in zip(zip(chain.states, turns), zip(chain.states[1:], turns[1:])) if tq > tp]
+    return {"expected_turns_from": {str(q): exact_json(t) for q, t in zip(chain.states, turns)},
+            "worse_than_previous": worse}
+
+
+# --- one more chute or ladder: candidates ----------------------------------------------------------------
+
+
+def candidates(board: Board, min_length: int = MIN_JUMP_LENGTH) -> list[tuple[int, int]]:
+    """Every single jump (from, to) under seed 003's reading, which gives its count of 5,496 on the 47→26 board.
+
+    Both ends lie on squares 0..last that are not the foot of an existing chute or ladder (the top of
+    one is allowed), the ends differ, and the jump spans at least `min_length` squares.
+    """
+    free = [q for q in range(board.squares + 1) if q not in board.jumps]
+    return [(i, k) for i in free for k in free if i != k and abs(i - k) >= min_length]
+
+
+def with_jump(board: Board, source: int, target: int) -> Board:
+    """The board with one more jump, not validated: like every jump, it acts only when a roll lands on it."""
+    kind = "ladders" if target > source else "chutes"
+    return Board(**{**board.fields(), kind: (*getattr(board, kind), (source, target))})
+
+
+# --- one more chute or ladder: exact expected turns --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JumpEffect:
+    """The exact effect of one added jump on the expected number of turns from the start."""
+
+    source: int
+    target: int
+    status: str  # "changed", "no effect", or "never ends"
+    delta: Fraction | None
+
+    @property
+    def kind(self) -> str:
+        return "ladder" if self.target > self.source else "chute"
+
+    @property
+    def counterintuitive(self) -> bool:
+        """A ladder that lengthens the game, or a chute that shortens it."""
+        return self.delta is not None and (self.delta > 0 if self.kind == "ladder" else self.delta < 0)
+
+
+class RollChain:
+    """The roll-by-roll chain (square, and whether the roll continues a turn), solved once exactly.
+
+    t = expected turns from each roll state; `landing[b][i]` = N·(chance of landing on square i with
+    a roll of flag b), which is all the Woodbury update needs.
+    """
+
+    def __init__(self, chain: TurnChain, sources: Iterable[int]) -> None:
+        board = chain.board
+        self.board = board
+        self.flags = (0, 1) if board.roll_again_on is not None else (0,)
+        squares = chain.states
+        self.index = {(q, f): n for f in self.flags for n, q in enumerate(squares, start=f * len(squares))}
+        m = len(self.index)
+        die = board.die
+        self.sources = sorted(set(sources) & set(squares))
+        col = {(i, f): c for c, (f, i) in enumerate((f, i) for f in self.flags for i in self.sources)}
+        P = [[0] * m for _ in range(m)]
+        rhs = [[0] * (1 + len(col)) for _ in range(m)]
+        for (q, f), x in self.index.items():
+            rhs[x][0] = die * (f == 0)
+            for roll in range(1, die + 1):
+                landing = roll_landing(board.squares, board.overshoot, q, roll)
+                dest = board.jumps.get(landing, landing)
+                flag = int(roll == board.roll_again_on)
+                if dest != board.squares:
+                    P[x][self.index[(dest, flag)]] += 1
+                if (landing, flag) in col:
+                    rhs[x][1 + col[(landing, flag)]] += 1
+        A = fmpq_mat(m, m, [die * (x == y) - P[x][y] for x in range(m) for y in range(m)])
+        X = A.solve(fmpq_mat(m, 1 + len(col), [v for row in rhs for v in row]))
+        self.t = [X[x, 0] for x in range(m)]
+        self.columns = {key: [X[x, 1 + c] for x in range(m)] for key, c in col.items()}
+        self.start = self.index[(board.start, 0)]
+
+    def _value(self, vector: Sequence[fmpq], square: int, flag: int) -> fmpq:
+        x = self.index.get((square, flag))
+        return vector[x] if x is not None else fmpq(0)
+
+    def effect(self, source: int, target: int) -> JumpEffect:
+        """Exact change of the expected turns from the start when a jump source → target is added."""
+        last = self.board.squares
+        if source == last or source not in self.sources:
+            return JumpEffect(source, target, "no effect", None)
+        if target != last and (target, 0) not in self.index:
+            return JumpEffect(source, target, "never ends", None)
+        C = [self.columns[(source, f)] for f in self.flags]
+        if all(c[self.start] == 0 for c in C):
+            return JumpEffect(source, target, "no effect", None)
+        r = len(self.flags)
+        G = fmpq_mat(r, r, [int(a == b) - (self._value(C[b], target, a) - self._value(C[b], source, a))
+                            for a in range(r) for b in range(r)])
+        if G.det() == 0:
+            return JumpEffect(source, target, "never ends", None)
+        dt = fmpq_mat(r, 1, [self._value(self.t, target, a) - self._value(self.t, source, a) for a in range(r)])
+        y = G.solve(dt)
+        delta = sum((C[a][self.start] * y[a, 0] for a in range(r)), fmpq(0))
+        if delta == 0:
+            return JumpEffect(source, target, "no effect", Fraction(0))
+        return JumpEffect(source, target, "changed", Fraction(int(delta.p), int(delta.q)))
+
+
+# --- one more chute or ladder: the first player's chance, in double precision ----------------------------
+
+
+def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """U, V (J×d×2) with Q' = Q + U Vᵀ for each added jump (rank 2 covers roll-again turns)."""
+    board = chain.board
+    d, die = chain.size, board.die
+    index = chain.index
+    ends = np.zeros((d, d))
+    cont = np.zeros((d, d))
+    land_end: dict[int, np.ndarray] = {}
+    land_cont: dict[int, np.ndarray] = {}
+    for x, q in enumerate(chain.states):
+        for roll in range(1, die + 1):
+            landing = roll_landing(board.squares, board.overshoot, q, roll)
+            dest = board.jumps.get(landing, landing)
+            again = roll == board.roll_again_on
+            if dest != board.squares:
+                (cont if again else ends)[x, index[dest]] += 1 / die
+            store = land_cont if again else land_end
+            store.setdefault(landing, np.zeros(d))[x] += 1 / die
+    NB = np.linalg.inv(np.eye(d) - cont)
+    J = len(pairs)
+    U = np.zeros((J, d, 2))
+    V = np.zeros((J, d, 2))
+    zero = np.zeros(d)
+    for j, (i, k) in enumerate(pairs):
+        dvec = np.zeros(d)
+        dvec[index[i]] -= 1
+        if k in index:
+            dvec[index[k]] += 1
+        a, b = land_end.get(i, zero), land_cont.get(i, zero)
+        g = NB @ b
+        h = NB.T @ dvec
+        beta = 1 / (1 - dvec @ g)
+        U[j, :, 0] = NB @ a + beta * (h @ a) * g
+        U[j, :, 1] = beta * g
+        V[j, :, 0] = dvec
+        V[j, :, 1] = ends.T @ h
+    return U, V
+
+
+def first_player_floats(board: Board, pairs: Sequence[tuple[int, int]]) -> list[float | None]:
+    """P(first of two players wins) for the board with each added jump, in double precision.
+
+    All chains are iterated together: P = ½ + ½·Σₖ P(T = k)², stopped once every game is over except
+    for a mass below 10⁻⁷ (the neglected part of the sum is then below 10⁻¹⁴). None if not reached.
+    """
+    if not pairs:
+        return []
+    chain = turn_chain(board)
+    Q, r = chain.Q_float, chain.r_float
+    U, V = _float_updates(chain, pairs)
+    J, d = len(pairs), chain.size
+    X = np.zeros((J, d))
+    X[:, chain.start] = 1.0
+    vsum = V.sum(axis=1)
+    total = np.zeros(J)
+    active = np.arange(J)
+    out: list[float | None] = [None] * J
+    for _ in range(MAX_FLOAT_TURNS):
+        XU = np.einsum("jd,jdr->jr", X, U[active])
+        p = X @ r - np.einsum("jr,jr->j", XU, vsum[active])
+        total[active] += p * p
+        X = X @ Q + np.einsum("jr,jdr->jd", XU, V[active])
+        tail = X.sum(axis=1)
+        done = tail < FLOAT_TAIL
+        for j in active[done]:
+            out[j] = 0.5 + 0.5 * float(total[j])
+        if done.any():
+            active, X = active[~done], X[~done]
+        if not len(active):
+            break
+    return out
+
+
+# --- the scan ------------------------------------------------------------------------------------------
+
+
+def scan_exact(board: Board, pairs: Sequence[tuple[int, int]]) -> list[JumpEffect]:
+    """The exact effect on expected turns of every candidate jump."""
+    chain = turn_chain(board)
+    roll_chain = RollChain(chain, {i for i, _ in pairs})
+    return [roll_chain.effect(i, k) for i, k in pairs]
+
+
+STATUSES = ("changed", "no effect", "never ends")
+TOP = 10
+
+
+def scan_json(effects: Sequence[JumpEffect], firsts: Sequence[float | None], base_first: float,
+              min_length: int) -> dict[str, Any]:
+    """The JSON form of a single-jump scan: counts, top-10 lists, and every candidate with its effects."""
+    rows = []
+    for e, f in zip(effects, firsts):
+        rows.append({"from": e.source, "to": e.target, "kind": e.kind, "status": e.status,
+                     "delta_turns": exact_json(e.delta, 20) if e.delta is not None else None,
+                     "delta_first_player": float(f"{f - base_first:.12g}")
+                     if f is not None and e.status == "changed" else None,
+                     "counterintuitive": e.counterintuitive})
+    changed = [(e, r) for e, r in zip(effects, rows) if e.status == "changed"]
+
+    def top(kind: str, sign: int) -> list[dict[str, Any]]:
+        chosen = [(e, r) for e, r in changed if e.kind == kind and (e.delta > 0) == (sign > 0)]
+        chosen.sort(key=lambda er: (-sign * er[0].delta, er[0].source, er[0].target))
+        return [r for _, r in chosen[:TOP]]
+
+    return {"min_length": min_length, "candidates": len(effects),
+            "counts": {status: sum(1 for e in effects if e.status == status) for status in STATUSES},
+            "counterintuitive": sum(1 for e in effects if e.counterintuitive),
+            "counterintuitive_ladders": sum(1 for e in effects if e.counterintuitive and e.kind == "ladder"),
+            "counterintuitive_chutes": sum(1 for e in effects if e.counterintuitive and e.kind == "chute"),
+            "first_player_base": float(f"{base_first:.15g}"),
+            "top": {"helpful_ladders": top("ladder", -1), "harmful_chutes": top("chute", +1),
+                    "lengthening_ladders": top("ladder", +1), "shortening_chutes": top("chute", -1)},
+            "jumps": rows}
+
+
+def exact_candidate(board: Board, source: int, target: int) -> dict[str, Any]:
+    """One candidate in full, exactly: expected turns and the first player's chance with the jump added."""
+    variant = with_jump(board, source, target)
+    try:
+        chain = turn_chain(variant)
+        mean = expected_turns(chain)[chain.start]
+    except (BoardError, KeyError, ValueError) as exc:
+        raise BoardError(f"a jump {source}→{target}: the game can no longer end ({exc})") from None
+    p = first_player_wins(chain)
+    return {"from": source, "to": target, "expected_turns": exact_json(mean), "first_player_wins": exact_json(p),
+            "first_player_preview": decimal_string(p, 20)}

@@ -1,0 +1,128 @@
+"""Run a sweep's independent pieces in parallel — a local process pool or a Dask cluster — and resume it.
+
+Each finished piece is written at once (atomically) into a folder of parts; a sweep that is
+interrupted and started again loads the parts it already has and computes only the rest. The parts
+are deleted when the whole result has been stored.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import multiprocessing.forkserver
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from compute.cache import write_atomic
+
+
+class SweepError(RuntimeError):
+    """A sweep that cannot run (no such cluster, dask missing); the message is one line."""
+
+
+class PartStore:
+    """A folder holding the finished pieces of one sweep, one JSON file per piece."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+
+    def _path(self, n: int) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{n:05d}.json"
+
+    def load(self, n: int) -> Any | None:
+        """A finished piece, or None if it is missing or unreadable (then it is computed again)."""
+        if self.folder is None or not self._path(n).exists():
+            return None
+        try:
+            return json.loads(self._path(n).read_text())["value"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def save(self, n: int, value: Any) -> None:
+        """Keep a finished piece."""
+        if self.folder is not None:
+            write_atomic(self._path(n), json.dumps({"value": value}).encode())
+
+    def clear(self) -> None:
+        """Forget every piece (once the whole result is stored)."""
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def run_pieces(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], jobs: int = 1,
+               scheduler: str | None = None, parts: PartStore | None = None, desc: str = "sweep",
+               progress: bool | None = None) -> list[Any]:
+    """fn(*piece) for every piece, in order; parallel over `jobs` processes or a Dask `scheduler`."""
+    parts = parts or PartStore(None)
+    results: list[Any] = [parts.load(n) for n in range(len(pieces))]
+    todo = [n for n, r in enumerate(results) if r is None]
+    bar = tqdm(total=len(pieces), initial=len(pieces) - len(todo), desc=desc, unit="piece", leave=False,
+               disable=None if progress is None else not progress)
+
+    def finish(n: int, value: Any) -> None:
+        results[n] = value
+        parts.save(n, value)
+        bar.update(1)
+
+    try:
+        if scheduler:
+            _run_dask(fn, pieces, todo, scheduler, finish)
+        elif jobs > 1 and len(todo) > 1:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(fn)) as pool:
+                futures = {pool.submit(fn, *pieces[n]): n for n in todo}
+                for future in as_completed(futures):
+                    finish(futures[future], future.result())
+        else:
+            for n in todo:
+                finish(n, fn(*pieces[n]))
+    finally:
+        bar.close()
+    return results
+
+
+_SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                    "NUMBA_NUM_THREADS": "1"}
+
+
+def _context(fn: Callable[..., Any]) -> multiprocessing.context.BaseContext:
+    """Workers forked from a clean server that has the work's module loaded: quick to start, and safe
+    (no fork of a process whose thread pools are running). Each worker does its linear algebra on one
+    thread: the parallelism is the processes'."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([fn.__module__])
+    saved = {k: os.environ.get(k) for k in _SINGLE_THREADED}
+    os.environ.update(_SINGLE_THREADED)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return context
+
+
+def _run_dask(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], todo: list[int], scheduler: str,
+              finish: Callable[[int, Any], None]) -> None:
+    try:
+        from dask.distributed import Client
+        from dask.distributed import as_completed as dask_completed
+    except ImportError:
+        raise SweepError("--scheduler needs dask.distributed: pip install 'chutes[dask]'") from None
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise SweepError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+    with client:
+        futures = [client.submit(fn, *pieces[n], pure=False) for n in todo]
+        index = {f.key: n for f, n in zip(futures, todo)}
+        for future in dask_completed(futures):
+            finish(index[future.key], future.result())

@@ -1,0 +1,101 @@
+"""Run the experiments of a board as a user asks for them: in parallel pieces, cached, resumable.
+
+Results are stored like the boards' (a file named by a hash of the board, the experiment and its
+settings, with a checksum). A sweep killed halfway keeps its finished pieces and resumes from them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from compute import __version__
+from compute.boards import PROJECT_ROOT, Board
+from compute.cache import checksum, dumps, read_checked, write_atomic
+from compute.chain import turn_chain
+from compute.experiments import (
+    MAX_FACES,
+    MIN_JUMP_LENGTH,
+    candidates,
+    die_row,
+    first_player_floats,
+    longer_with_bigger_die,
+    scan_exact,
+    scan_json,
+    start_sweep,
+)
+from compute.floats import first_player_float
+from compute.sweep import PartStore, run_pieces
+
+SCHEMA_VERSION = 1
+DEFAULT_DIR = PROJECT_ROOT / ".cache" / "experiments"
+PIECES_PER_JOB = 4  # a few pieces per worker: balanced load, and little lost if interrupted
+MIN_JUMPS_PER_PIECE = 200  # all chains of a piece are iterated together; tiny pieces waste that
+
+
+def dice_piece(fields: dict[str, Any], faces: int) -> dict[str, Any]:
+    """One die size (a unit of parallel work)."""
+    return die_row(Board(**fields), faces)
+
+
+def jump_piece(fields: dict[str, Any], pairs: list[list[int]]) -> list[float | None]:
+    """The first player's chance for a batch of added jumps (a unit of parallel work)."""
+    return first_player_floats(Board(**fields), [(i, k) for i, k in pairs])
+
+
+def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None,
+            compute: Callable[[PartStore], dict[str, Any]]) -> dict[str, Any]:
+    basis = {"board": board.canonical(), "experiment": name, "params": params, "schema": SCHEMA_VERSION,
+             "version": __version__}
+    key = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()
+    if folder is None:
+        return compute(PartStore(None))
+    stem = f"{board.slug or 'board'}-{name}-{key[:16]}"
+    path = folder / f"{stem}.json"
+    record, _ = read_checked(path, key)
+    if record is not None:
+        return record["result"]
+    parts = PartStore(folder / f"{stem}.parts")
+    result = compute(parts)
+    record = {"key": key, "experiment": name, "params": params, "result": result}
+    record["checksum"] = checksum(record)
+    write_atomic(path, dumps(record))
+    parts.clear()
+    return result
+
+
+def dice(board: Board, max_faces: int = MAX_FACES, jobs: int = 1, scheduler: str | None = None,
+         folder: Path | None = DEFAULT_DIR, progress: bool | None = None) -> dict[str, Any]:
+    """Seed 003's die-size experiment for 1..max_faces faces."""
+    def compute(parts: PartStore) -> dict[str, Any]:
+        pieces = [(board.fields(), faces) for faces in range(1, max_faces + 1)]
+        rows = run_pieces(dice_piece, pieces, jobs, scheduler, parts, desc="die sizes", progress=progress)
+        return {"max_faces": max_faces, "dice": rows, "longer_with_bigger_die": longer_with_bigger_die(rows)}
+
+    return _cached(board, "dice", {"max_faces": max_faces}, folder, compute)
+
+
+def start(board: Board) -> dict[str, Any]:
+    """Seed 003's starting-square experiment (one exact solve: nothing to cache)."""
+    return start_sweep(turn_chain(board))
+
+
+def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, scheduler: str | None = None,
+             folder: Path | None = DEFAULT_DIR, progress: bool | None = None) -> dict[str, Any]:
+    """Seed 003's scan of every single added chute or ladder of length ≥ min_length."""
+    def compute(parts: PartStore) -> dict[str, Any]:
+        pairs = candidates(board, min_length)
+        effects = scan_exact(board, pairs)
+        changed = [[e.source, e.target] for e in effects if e.status == "changed"]
+        size = max(MIN_JUMPS_PER_PIECE, -(-len(changed) // (PIECES_PER_JOB * jobs)))
+        pieces = [(board.fields(), changed[n:n + size]) for n in range(0, len(changed), size)]
+        floats = [f for chunk in run_pieces(jump_piece, pieces, jobs, scheduler, parts, desc="added jumps",
+                                            progress=progress) for f in chunk]
+        by_pair = {(i, k): f for (i, k), f in zip(changed, floats)}
+        firsts = [by_pair.get((e.source, e.target)) for e in effects]
+        return scan_json(effects, firsts, first_player_float(turn_chain(board)), min_length)
+
+    return _cached(board, "add-jump", {"min_length": min_length}, folder, compute)

@@ -1,0 +1,230 @@
+"""Seed 003's experiments: die size, starting square, one more chute or ladder; parallel, Dask, resume."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from conftest import board, chain
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import boards
+
+from compute import experiments, whatif
+from compute.boards import BoardError
+from compute.chain import turn_chain
+from compute.exact import expected_turns
+from compute.floats import first_player_float
+from compute.numbers import fraction_from_json
+from compute.sweep import PartStore, run_pieces
+
+# Seed 003's table: faces → expected rolls on the 47→26 board (7 decimals as printed; 10 to 15 have 6).
+HOCHMAN_DICE = {2: "60.7625788", 3: "65.9007753", 4: "54.4937116", 5: "45.5619456", 6: "39.2251223",
+                7: "34.6965984", 8: "31.8532909", 9: "30.2952849", 10: "28.768692", 11: "27.427206",
+                12: "27.017742", 13: "26.221553", 14: "25.980534", 15: "25.805895"}
+HOCHMAN_WORSE = [2, 5, 10, 23, 24, 25, 26, 27, 29, 41, 43, 52, 57, 66, 67, 72, 73, 75, 76, 77, 78, 79, 81, 89, 92]
+
+
+def _direct_delta(b, source: int, target: int) -> Fraction:
+    """Expected turns with the jump added minus without, each by its own exact solve."""
+    base = turn_chain(b)
+    new = turn_chain(experiments.with_jump(b, source, target))
+    return expected_turns(new)[new.start] - expected_turns(base)[base.start]
+
+
+def test_die_table_of_seed_003() -> None:
+    rows = {r["faces"]: r for r in experiments.die_sweep(board("classic-47"), 15)}
+    for faces, printed in HOCHMAN_DICE.items():
+        places = len(printed.split(".")[1])
+        assert round(float(rows[faces]["expected_turns"]["decimal"]), places) == float(printed), faces
+        assert rows[faces]["first_player_wins"]["exact"] is True
+    assert rows[1]["expected_turns"] is None and "never be reached" in rows[1]["note"]
+    assert experiments.longer_with_bigger_die(list(rows.values()))[0] == 2, "the 2- versus 3-sided surprise"
+    six = fraction_from_json(rows[6]["first_player_wins"])
+    assert 0.5079 < six < 0.508
+
+
+def test_die_sweep_on_a_roll_again_board_drops_the_rule_when_the_die_lacks_the_face() -> None:
+    rows = experiments.die_sweep(board("noordenbos"), 7)
+    assert "no roll-again" in rows[4]["note"] and rows[4]["first_player_wins"]["exact"] is True
+    assert rows[5]["note"] is None and rows[5]["first_player_wins"]["exact"] is False
+    assert abs(float(rows[5]["first_player_wins"]["decimal"]) - first_player_float(chain("noordenbos"))) < 1e-12
+
+
+def test_starting_squares_of_seed_003() -> None:
+    result = experiments.start_sweep(chain("classic-47"))
+    assert result["worse_than_previous"] == HOCHMAN_WORSE
+    for square, printed in ((2, 39.6964061), (5, 39.2950265), (29, 36.8911770)):
+        assert round(float(result["expected_turns_from"][str(square)]["decimal"]), 7) == printed
+
+
+def test_candidate_count_of_seed_003() -> None:
+    pairs = experiments.candidates(board("classic-47"))
+    assert len(pairs) == 5496
+    assert all(abs(i - k) >= 10 for i, k in pairs)
+    assert len(experiments.candidates(board("classic-47"), min_length=20)) < 5496
+
+
+@pytest.mark.parametrize("slug", ["classic-47", "noordenbos", "classic-pass"])
+def test_rank_one_update_equals_a_fresh_exact_solve(slug: str) -> None:
+    b = board(slug)
+    pairs = experiments.candidates(b)
+    effects = {(e.source, e.target): e for e in experiments.scan_exact(b, pairs)}
+    tops = set(b.jumps.values())
+    rng = random.Random(3)
+    changed = [p for p, e in effects.items() if e.status == "changed"]
+    sample = rng.sample(changed, 6) + rng.sample([p for p in changed if p[0] in tops], 2)
+    sample += [p for p in ((40, 0), (90, 100)) if p in effects]
+    for source, target in sample:
+        assert effects[(source, target)].delta == _direct_delta(b, source, target), (source, target)
+    assert all(e.status == "no effect" for (i, _), e in effects.items() if i == b.squares)
+
+
+def test_seed_003_short_jumps() -> None:
+    b = board("classic-47")
+    roll_chain = experiments.RollChain(chain("classic-47"), [27, 29])
+    base = expected_turns(chain("classic-47"))[0]
+    assert round(float(base + roll_chain.effect(27, 29).delta), 2) == 40.20
+    assert round(float(base + roll_chain.effect(29, 27).delta), 2) == 38.05
+    assert roll_chain.effect(27, 29).counterintuitive and roll_chain.effect(29, 27).counterintuitive
+    exact = experiments.exact_candidate(b, 27, 29)
+    assert fraction_from_json(exact["expected_turns"]) == base + roll_chain.effect(27, 29).delta
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), st.randoms(use_true_random=False))
+def test_rank_one_update_on_random_boards(b, rng) -> None:
+    pairs = experiments.candidates(b, min_length=1)
+    sample = rng.sample(pairs, min(4, len(pairs)))
+    for effect in experiments.scan_exact(b, sample):
+        try:
+            direct = _direct_delta(b, effect.source, effect.target)
+        except (BoardError, KeyError, ValueError):
+            direct = None
+        if effect.status == "changed":
+            assert effect.delta == direct
+        elif effect.status == "no effect":
+            assert direct in (None, 0) or effect.source == b.squares
+        else:
+            new = experiments.with_jump(b, effect.source, effect.target)
+            assert direct is None or b.start not in turn_chain(new).index
+
+
+def test_first_player_floats_match_the_stein_equation() -> None:
+    for slug in ("classic-47", "noordenbos"):
+        b = board(slug)
+        rng = random.Random(5)
+        effects = experiments.scan_exact(b, experiments.candidates(b))
+        pairs = rng.sample([(e.source, e.target) for e in effects if e.status == "changed"], 12)
+        for (i, k), value in zip(pairs, experiments.first_player_floats(b, pairs)):
+            assert abs(value - first_player_float(turn_chain(experiments.with_jump(b, i, k)))) < 1e-11, (slug, i, k)
+
+
+def test_parallel_and_serial_scans_are_identical(tmp_path) -> None:
+    b = board("classic-47")
+    serial = whatif.add_jump(b, jobs=1, folder=None)
+    parallel = whatif.add_jump(b, jobs=2, folder=tmp_path)
+    assert json.dumps(serial, sort_keys=True) == json.dumps(parallel, sort_keys=True)
+    assert serial["candidates"] == 5496 and serial["counterintuitive"] == 250
+    assert whatif.dice(b, 8, jobs=1, folder=None) == whatif.dice(b, 8, jobs=2, folder=None)
+    assert not list(tmp_path.glob("*.parts")), "the pieces are removed once the sweep is stored"
+    again = whatif.add_jump(b, jobs=2, folder=tmp_path)
+    assert again == parallel
+
+
+def test_a_dask_cluster_gives_the_local_result() -> None:
+    from dask.distributed import LocalCluster
+
+    b = board("classic-47")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = whatif.add_jump(b, jobs=1, scheduler=cluster.scheduler_address, folder=None)
+        dice = whatif.dice(b, 6, scheduler=cluster.scheduler_address, folder=None)
+    assert remote == whatif.add_jump(b, jobs=1, folder=None)
+    assert dice == whatif.dice(b, 6, folder=None)
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+class _StopError(Exception):
+    pass
+
+
+def test_an_interrupted_sweep_resumes_without_redoing_work(tmp_path) -> None:
+    parts = PartStore(tmp_path / "parts")
+    calls: list[int] = []
+
+    def flaky(x: int) -> int:
+        if x == 3 and not calls.count(-1):
+            calls.append(-1)
+            raise _StopError
+        calls.append(x)
+        return x * x
+
+    with pytest.raises(_StopError):
+        run_pieces(flaky, [(x,) for x in range(6)], parts=parts, progress=False)
+    assert calls == [0, 1, 2, -1]
+    assert run_pieces(flaky, [(x,) for x in range(6)], parts=parts, progress=False) == [x * x for x in range(6)]
+    assert calls == [0, 1, 2, -1, 3, 4, 5], "pieces 0-2 were not computed again"
+    (tmp_path / "parts" / "00004.json").write_text("{broken")
+    assert run_pieces(_square, [(x,) for x in range(6)], parts=parts, jobs=2, progress=False)[4] == 16
+
+
+def test_an_interrupted_scan_resumes_from_its_pieces(tmp_path, monkeypatch) -> None:
+    b = board("classic-47")
+    real = whatif.jump_piece
+    done: list[int] = []
+
+    def stop_after_two(fields, pairs):
+        if len(done) == 2:
+            raise KeyboardInterrupt
+        done.append(len(pairs))
+        return real(fields, pairs)
+
+    monkeypatch.setattr(whatif, "jump_piece", stop_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        whatif.add_jump(b, jobs=1, folder=tmp_path)
+    assert len(list(tmp_path.glob("*.parts/*.json"))) == 2
+    counted: list[int] = []
+
+    def count(fields, pairs):
+        counted.append(len(pairs))
+        return real(fields, pairs)
+
+    monkeypatch.setattr(whatif, "jump_piece", count)
+    resumed = whatif.add_jump(b, jobs=1, folder=tmp_path)
+    assert sum(counted) + sum(done) == resumed["counts"]["changed"]
+    assert resumed == whatif.add_jump(b, jobs=1, folder=None)
+
+
+def _chutes(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from site_build.cli import entry; entry()", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_experiment_commands(tmp_path) -> None:
+    cache = ["--cache", str(tmp_path)]
+    dice = _chutes("experiment", "dice", "classic-47", "--max-faces", "4", "--json", *cache)
+    assert dice.returncode == 0, dice.stderr
+    rows = json.loads(dice.stdout)["dice"]
+    assert [r["faces"] for r in rows] == [1, 2, 3, 4] and rows[0]["expected_turns"] is None
+    start = json.loads(_chutes("experiment", "start", "classic-47", "--json").stdout)
+    assert start["worse_than_previous"] == HOCHMAN_WORSE
+    scan = _chutes("experiment", "add-jump", "tiny", "--min-length", "3", "--json", *cache)
+    assert scan.returncode == 0, scan.stderr
+    data = json.loads(scan.stdout)
+    assert data["candidates"] == len(data["jumps"]) > 0 and "counterintuitive" in data
+    one = _chutes("experiment", "add-jump", "classic-47", "--exact", "27,29", "--json")
+    assert round(float(json.loads(one.stdout)["expected_turns"]["decimal"]), 2) == 40.20
+    words = _chutes("experiment", "add-jump", "classic-47", *cache)
+    assert "5,496 possible single jumps" in words.stdout and "250" in words.stdout
+    for bad in (["add-jump", "classic-47", "--exact", "1,50"], ["add-jump", "classic-47", "--scheduler",
+                                                                 "tcp://127.0.0.1:9", *cache, "--min-length", "40"]):
+        failed = _chutes("experiment", *bad)
+        assert failed.returncode == 2 and len(failed.stderr.strip().splitlines()) == 1, failed.stderr
+        assert "Traceback" not in failed.stderr
