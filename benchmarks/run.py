@@ -15,10 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from compute import whatif
 from compute.boards import Board, resolve_board
 from compute.cache import board_record
 from compute.chain import turn_chain
 from compute.exact import bounds_series
+from compute.experiments import candidates, scan_exact
 from compute.numbers import digit_count
 from compute.simulate import game_lengths
 from compute.twoplayer import _primes_above_bits, _residues, _Setup, first_player_wins, krylov
@@ -81,6 +83,19 @@ def _timed_command(*args: str) -> float:
     return time.perf_counter() - t
 
 
+def experiments_stage() -> dict[str, object]:
+    """Seed 003's single-jump scan of the classic board: exact part alone, then the whole scan by jobs."""
+    board = resolve_board("classic")
+    pairs = candidates(board)
+    exact = best_of(lambda: scan_exact(board, pairs), 3)
+    whole = {}
+    for jobs in (1, 2):
+        t = time.perf_counter()
+        whatif.add_jump(board, jobs=jobs, folder=None, progress=False)
+        whole[jobs] = time.perf_counter() - t
+    return {"candidates": len(pairs), "exact_s": exact, "whole_s_by_jobs": whole}
+
+
 def site_stage() -> dict[str, object]:
     """The published-site pipeline as a user runs it (separate processes, so start-up counts)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,6 +136,7 @@ def main() -> None:
         growth.append({"squares": squares, "states": chain.size, "seconds": total, "record_seconds": record,
                        "digits": digit_count(p.denominator), "dominant_stage": dominant, "stages_serial": st})
     results["growth"] = growth
+    results["experiments"] = experiments_stage()
     results["site"] = site_stage()
     (HERE / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     lines = [
@@ -144,6 +160,15 @@ def main() -> None:
         detail = ", ".join(f"{k} {v:.2f}" for k, v in st.items() if k != "primes") + f"; {st['primes']} primes"
         lines.append(f"| {g['squares']} | {g['states']} | {g['seconds']:.2f} s | {g['digits']:,} | "
                      f"{g['dominant_stage']} | {detail} | {g['record_seconds']:.1f} s |")
+    ex = results["experiments"]
+    lines += [
+        "", f"Seed 003's scan of every added chute or ladder, classic board ({ex['candidates']:,} candidates):", "",
+        "| what | budget | measured |", "|---|---|---|",
+        f"| exact change in expected turns, every candidate | ≤ 60 s | {ex['exact_s']:.2f} s |",
+        f"| whole scan (plus the first player's chance in double precision), 1 process | — | "
+        f"{ex['whole_s_by_jobs'][1]:.1f} s |",
+        f"| the same, 2 processes | — | {ex['whole_s_by_jobs'][2]:.1f} s |",
+    ]
     site = results["site"]
     heaviest = max(site["board_page_bytes"], key=site["board_page_bytes"].get)
     lines += [

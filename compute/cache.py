@@ -56,7 +56,7 @@ def checksum(record: dict[str, Any]) -> str:
 
 
 def board_record(board: Board, key: str | None = None, experiments_dir: Path | None = None,
-                 jobs: int = 1) -> dict[str, Any]:
+                 jobs: int = 1, force: bool = False) -> dict[str, Any]:
     """Everything the site shows about one board: exact results, chart series, three-way checks, experiments."""
     from compute import whatif
 
@@ -79,9 +79,9 @@ def board_record(board: Board, key: str | None = None, experiments_dir: Path | N
         "checks": three_ways(chain, fraction_from_json(results["expected_turns"]),
                              fraction_from_json(results["first_player_wins"]), (first, second), SIMULATION_SEED),
         "experiments": {
-            "dice": whatif.dice(board, jobs=jobs, folder=experiments_dir),
+            "dice": whatif.dice(board, jobs=jobs, folder=experiments_dir, force=force),
             "start": whatif.start(board),
-            "add_jump": whatif.add_jump(board, jobs=jobs, folder=experiments_dir),
+            "add_jump": whatif.add_jump(board, jobs=jobs, folder=experiments_dir, force=force),
         },
     }
     record["checksum"] = checksum(record)
@@ -180,7 +180,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False,
         if problem:
             log(f"warning: {problem}; recomputing")
         if record is None:
-            record = board_record(board, experiments_dir=cache.directory / "experiments", jobs=jobs)
+            record = board_record(board, experiments_dir=cache.directory / "experiments", jobs=jobs, force=force)
             path = cache.store(record)
             outcome = Outcome(board.slug, path, True, time.perf_counter() - started, problem)
         else:

@@ -47,7 +47,7 @@ def jump_piece(fields: dict[str, Any], pairs: list[list[int]]) -> list[float | N
 
 
 def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None,
-            compute: Callable[[PartStore], dict[str, Any]]) -> dict[str, Any]:
+            compute: Callable[[PartStore], dict[str, Any]], force: bool = False) -> dict[str, Any]:
     basis = {"board": board.canonical(), "experiment": name, "params": params, "schema": SCHEMA_VERSION,
              "version": __version__}
     key = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()
@@ -55,10 +55,12 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
         return compute(PartStore(None))
     stem = f"{board.slug or 'board'}-{name}-{key[:16]}"
     path = folder / f"{stem}.json"
-    record, _ = read_checked(path, key)
+    record, _ = (None, None) if force else read_checked(path, key)
     if record is not None:
         return record["result"]
     parts = PartStore(folder / f"{stem}.parts")
+    if force:
+        parts.clear()
     result = compute(parts)
     record = {"key": key, "experiment": name, "params": params, "result": result}
     record["checksum"] = checksum(record)
@@ -68,14 +70,14 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
 
 
 def dice(board: Board, max_faces: int = MAX_FACES, jobs: int = 1, scheduler: str | None = None,
-         folder: Path | None = DEFAULT_DIR, progress: bool | None = None) -> dict[str, Any]:
+         folder: Path | None = DEFAULT_DIR, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Seed 003's die-size experiment for 1..max_faces faces."""
     def compute(parts: PartStore) -> dict[str, Any]:
         pieces = [(board.fields(), faces) for faces in range(1, max_faces + 1)]
         rows = run_pieces(dice_piece, pieces, jobs, scheduler, parts, desc="die sizes", progress=progress)
         return {"max_faces": max_faces, "dice": rows, "longer_with_bigger_die": longer_with_bigger_die(rows)}
 
-    return _cached(board, "dice", {"max_faces": max_faces}, folder, compute)
+    return _cached(board, "dice", {"max_faces": max_faces}, folder, compute, force)
 
 
 def start(board: Board) -> dict[str, Any]:
@@ -84,7 +86,7 @@ def start(board: Board) -> dict[str, Any]:
 
 
 def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, scheduler: str | None = None,
-             folder: Path | None = DEFAULT_DIR, progress: bool | None = None) -> dict[str, Any]:
+             folder: Path | None = DEFAULT_DIR, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Seed 003's scan of every single added chute or ladder of length ≥ min_length."""
     def compute(parts: PartStore) -> dict[str, Any]:
         pairs = candidates(board, min_length)
@@ -98,4 +100,4 @@ def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, sch
         firsts = [by_pair.get((e.source, e.target)) for e in effects]
         return scan_json(effects, firsts, first_player_float(turn_chain(board)), min_length)
 
-    return _cached(board, "add-jump", {"min_length": min_length}, folder, compute)
+    return _cached(board, "add-jump", {"min_length": min_length}, folder, compute, force)

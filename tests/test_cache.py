@@ -33,7 +33,7 @@ def _run(boards: Path, cache: ResultCache, **kw) -> tuple[list, list[str]]:
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.glob("*"))}
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_miss_then_hit_gives_identical_bytes(boards_dir: Path, tmp_path: Path) -> None:
@@ -108,7 +108,8 @@ def test_changed_board_is_a_miss_and_replaces_the_old_file(boards_dir: Path, tmp
 def test_no_temporary_files_are_left(boards_dir: Path, tmp_path: Path) -> None:
     cache = ResultCache(tmp_path / "cache")
     _run(boards_dir, cache)
-    assert [p.name for p in cache.directory.iterdir() if not p.name.endswith(".json")] == []
+    assert [p.name for p in cache.directory.rglob("*") if p.is_file() and not p.name.endswith(".json")] == []
+    assert not list(cache.directory.rglob("*.parts")), "finished sweeps leave no pieces behind"
 
 
 def _chutes(*args: str) -> subprocess.CompletedProcess[str]:
