@@ -17,7 +17,7 @@ from pathlib import Path
 
 from compute import whatif
 from compute.boards import Board, resolve_board
-from compute.cache import board_record
+from compute.cache import EXPERIMENTS_MAX_SQUARES, board_record
 from compute.chain import turn_chain
 from compute.exact import bounds_series
 from compute.experiments import candidates, scan_exact
@@ -131,7 +131,7 @@ def main() -> None:
         st = stages(b)
         dominant = max(("charpoly", "krylov_and_H", "resultant", "modular"), key=lambda k: st[k])
         t = time.perf_counter()
-        board_record(b)
+        board_record(b, experiments=False)
         record = time.perf_counter() - t
         growth.append({"squares": squares, "states": chain.size, "seconds": total, "record_seconds": record,
                        "digits": digit_count(p.denominator), "dominant_stage": dominant, "stages_serial": st})
@@ -154,7 +154,8 @@ def main() -> None:
         "|---|---|---|---|---|---|---|",
     ]
     lines.insert(-2, "The last column is everything `chutes compute` stores for such a board (exact results, "
-                     "chart series, a million simulated games).\n")
+                     "chart series, a million simulated games), without the experiments (boards over "
+                     f"{EXPERIMENTS_MAX_SQUARES} squares get them on request only).\n")
     for g in growth:
         st = g["stages_serial"]
         detail = ", ".join(f"{k} {v:.2f}" for k, v in st.items() if k != "primes") + f"; {st['primes']} primes"

@@ -34,6 +34,7 @@ from compute.simulate import two_player_games
 SCHEMA_VERSION = 2
 SIMULATED_GAMES = 1_000_000
 SIMULATION_SEED = 20261122
+EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only
 DEFAULT_CACHE_DIR = PROJECT_ROOT / ".cache" / "results"
 
 
@@ -56,10 +57,12 @@ def checksum(record: dict[str, Any]) -> str:
 
 
 def board_record(board: Board, key: str | None = None, experiments_dir: Path | None = None,
-                 jobs: int = 1, force: bool = False) -> dict[str, Any]:
-    """Everything the site shows about one board: exact results, chart series, three-way checks, experiments."""
-    from compute import whatif
+                 jobs: int = 1, force: bool = False, experiments: bool = True) -> dict[str, Any]:
+    """Everything the site shows about one board: exact results, chart series, three-way checks, experiments.
 
+    The experiments are left out (the reason under "skipped") when `experiments` is false or the board
+    has more than EXPERIMENTS_MAX_SQUARES squares; `chutes experiment` still runs them on request.
+    """
     chain = turn_chain(board)
     dist = distribution(chain)
     results = solve(board, chain, dist)
@@ -78,14 +81,20 @@ def board_record(board: Board, key: str | None = None, experiments_dir: Path | N
         },
         "checks": three_ways(chain, fraction_from_json(results["expected_turns"]),
                              fraction_from_json(results["first_player_wins"]), (first, second), SIMULATION_SEED),
-        "experiments": {
-            "dice": whatif.dice(board, jobs=jobs, folder=experiments_dir, force=force),
-            "start": whatif.start(board),
-            "add_jump": whatif.add_jump(board, jobs=jobs, folder=experiments_dir, force=force),
-        },
+        "experiments": _experiments(board, experiments_dir, jobs, force)
+        if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES else
+        {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"},
     }
     record["checksum"] = checksum(record)
     return record
+
+
+def _experiments(board: Board, folder: Path | None, jobs: int, force: bool) -> dict[str, Any]:
+    from compute import whatif
+
+    return {"dice": whatif.dice(board, jobs=jobs, folder=folder, force=force),
+            "start": whatif.start(board),
+            "add_jump": whatif.add_jump(board, jobs=jobs, folder=folder, force=force)}
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import plotly
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 
 from site_build import figures
+from site_build.checks import SiteError
 from site_build.words import FILTERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,16 @@ def _environment() -> Environment:
     return env
 
 
+def _render(env: Environment, name: str, **context: Any) -> str:
+    """One template rendered; a broken template becomes a one-line SiteError naming it (and the line)."""
+    try:
+        return env.get_template(name).render(**context)
+    except TemplateSyntaxError as exc:
+        raise SiteError(f"templates/{exc.name or name}:{exc.lineno}: {exc.message}") from None
+    except TemplateError as exc:
+        raise SiteError(f"templates/{name}: {exc.message}") from None
+
+
 def _fraction_text(record: dict[str, Any]) -> str:
     p = record["results"]["first_player_wins"]
     return f"{p['numerator']}/{p['denominator']}\n"
@@ -93,11 +104,15 @@ def board_figures(page: BoardPage) -> dict[str, str]:
                                         "turns begun here per game, on average", "turns begun here"),
         "bounds": figures.bounds_figure(series["bounds"], p_first),
         "diagonal": figures.diagonal_figure(series["diagonal"]),
-        "dice-turns": figures.dice_figure(r["experiments"]["dice"]["dice"], "expected_turns"),
-        "dice-first": figures.dice_figure(r["experiments"]["dice"]["dice"], "first_player_wins"),
-        "start": figures.start_figure(board, r["experiments"]["start"]),
-        "add-jump": figures.jump_heatmap(board, r["experiments"]["add_jump"]),
     }
+    if "skipped" not in r["experiments"]:
+        x = r["experiments"]
+        figs.update({
+            "dice-turns": figures.dice_figure(x["dice"]["dice"], "expected_turns"),
+            "dice-first": figures.dice_figure(x["dice"]["dice"], "first_player_wins"),
+            "start": figures.start_figure(board, x["start"]),
+            "add-jump": figures.jump_heatmap(board, x["add_jump"]),
+        })
     return {name: figures.to_json(fig) for name, fig in figs.items()}
 
 
@@ -107,16 +122,16 @@ def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]
     pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
     files: dict[str, str | bytes | Path] = {}
     common = {"boards": pages}
-    files["index.md"] = env.get_template("index.md.j2").render(**common)
+    files["index.md"] = _render(env, "index.md.j2", **common)
     curves = [(p.title, p.record["series"]["length"]) for p in pages]
-    files["compare.md"] = env.get_template("compare.md.j2").render(
+    files["compare.md"] = _render(env, "compare.md.j2",
         **common, overlay=figures.to_json(figures.overlay_figure(curves, cumulative=False)),
         overlay_cumulative=figures.to_json(figures.overlay_figure(curves, cumulative=True)))
-    files["data.md"] = env.get_template("data.md.j2").render(**common)
-    board_template = env.get_template("board.md.j2")
+    files["data.md"] = _render(env, "data.md.j2", **common)
     for page in pages:
-        files[f"boards/{page.slug}.md"] = board_template.render(page=page, r=page.record, charts=board_figures(page),
-                                                                jump_colour_limit=figures.JUMP_COLOUR_LIMIT)
+        charts = board_figures(page)
+        files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
+                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT)
         files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
         files[page.fraction_file] = _fraction_text(page.record)
         files[page.csv_file] = _distribution_csv(page.record)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,15 @@ def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path, bun
     assert pages.write_docs(files, docs) == []
     (docs / "stale.md").write_text("old")
     assert pages.write_docs(files, docs) == ["stale.md"] and not (docs / "stale.md").exists()
+
+
+def test_a_broken_template_is_one_line_naming_it(bundled_records: list[dict], tmp_path: Path, monkeypatch) -> None:
+    templates = tmp_path / "templates"
+    shutil.copytree(pages.TEMPLATES_DIR, templates)
+    (templates / "data.md.j2").write_text("# Data\n\n{% for p in boards %}\n{{ p.nothing_here }\n")
+    monkeypatch.setattr(pages, "TEMPLATES_DIR", templates)
+    with pytest.raises(SiteError, match=r"^templates/data.md.j2:4: "):
+        pages.render_pages(bundled_records)
+    (templates / "data.md.j2").write_text("{{ boards[0].no_such_field }}\n")
+    with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*no_such_field"):
+        pages.render_pages(bundled_records)
