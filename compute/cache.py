@@ -27,11 +27,12 @@ from compute.chain import turn_chain
 from compute.checks import three_ways
 from compute.exact import distribution
 from compute.numbers import fraction_from_json
+from compute.players import players_record
 from compute.report import solve
 from compute.series import bound_series, diagonal_series, length_series, square_series
 from compute.simulate import two_player_games
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 SIMULATED_GAMES = 1_000_000
 SIMULATION_SEED = 20261122
 EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only
@@ -81,6 +82,7 @@ def board_record(board: Board, key: str | None = None, experiments_dir: Path | N
         },
         "checks": three_ways(chain, fraction_from_json(results["expected_turns"]),
                              fraction_from_json(results["first_player_wins"]), (first, second), SIMULATION_SEED),
+        "players": players_record(chain, fraction_from_json(results["first_player_wins"])),
         "experiments": _experiments(board, experiments_dir, jobs, force)
         if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES else
         {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"},

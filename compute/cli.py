@@ -38,25 +38,27 @@ def main() -> None:
 @main.command(help="Solve BOARD (a .toml file or a bundled board's name) exactly.")
 @click.argument("board")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
-@click.option("--positions", metavar="A,B",
-              help="Two squares: the chance that the player to move (on A) beats the player on B.")
-def solve(board: str, as_json: bool, positions: str | None) -> None:
-    """Solve a board, or a two-player position on it."""
+@click.option("--positions", metavar="A,B,...",
+              help="Squares of 2 to 8 players, the first listed moving first: each one's chance to win "
+                   "(exact for two players, certified decimals for more).")
+@click.option("--players", type=click.IntRange(2, 8), default=None,
+              help="Number of players starting together: each seat's chance to win.")
+def solve(board: str, as_json: bool, positions: str | None, players: int | None) -> None:
+    """Solve a board, or a race between players on it."""
     from compute.report import solve as solve_board
-    from compute.report import solve_pair, summary
+    from compute.report import summary
 
     b = _board(board)
     started = time.perf_counter()
-    if positions is not None:
-        squares = _parse_positions(positions, b)
-        result = solve_pair(b, *squares)
+    if positions is not None and players is not None:
+        raise click.UsageError("give either --positions or --players, not both")
+    if positions is not None or players is not None:
+        squares = _parse_positions(positions, b) if positions is not None else [b.start] * players
+        result = _race_json(b, squares, positions is not None)
         if as_json:
             _emit_json(result)
         else:
-            mover, other = result["win_probabilities"]
-            click.echo(f"{b.title}\n  Player to move on square {squares[0]} beats the player on square "
-                       f"{squares[1]} with probability {mover['decimal']}\n"
-                       f"    = {mover['numerator']}/{mover['denominator']}")
+            _print_race(b, result)
         return
     result = solve_board(b)
     if as_json:
@@ -66,24 +68,53 @@ def solve(board: str, as_json: bool, positions: str | None) -> None:
         click.echo(f"  (solved in {time.perf_counter() - started:.2f} s)")
 
 
-def _parse_positions(text: str, board: Board) -> tuple[int, int]:
+def _race_json(b: Board, squares: list[int], given: bool) -> dict[str, Any]:
+    from compute.chain import turn_chain
+    from compute.players import position_chances, race
+    from compute.report import board_json
+
+    chain = turn_chain(b)
+    out: dict[str, Any] = {"board": board_json(b)}
+    out["positions" if given else "players"] = squares if given else len(squares)
+    out["win_probabilities"] = position_chances(chain, squares)
+    out["expected_rounds"] = race(chain, squares).rounds.json()
+    return out
+
+
+def _print_race(b: Board, result: dict[str, Any]) -> None:
+    click.echo(f"{b.title}")
+    for w in result["win_probabilities"]:
+        if w["exact"]:
+            how = f"exactly {w['numerator']}/{w['denominator']}"
+            if len(how) > 60:
+                how = f"exactly: a fraction of {len(w['denominator']):,} digits, see --json"
+        else:
+            how = f"± {w['error_bound']}"
+        click.echo(f"  Seat {w['seat']} (on square {w['square']}) wins with probability {w['decimal'][:42]} ({how})")
+    click.echo(f"  Expected rounds until someone wins: {result['expected_rounds']['decimal'][:20]}")
+
+
+def _parse_positions(text: str, board: Board) -> list[int]:
+    from compute.chain import safe_squares
+
     parts = [p.strip() for p in text.split(",")]
     try:
         squares = [int(p) for p in parts]
     except ValueError:
         raise click.BadParameter(f"expected squares separated by commas, got {text!r}",
                                  param_hint="--positions") from None
-    if len(squares) != 2:
-        raise click.BadParameter(f"give exactly two squares (got {len(squares)}); "
-                                 "three or more players are not supported yet", param_hint="--positions")
+    if not 2 <= len(squares) <= 8:
+        raise click.BadParameter(f"give 2 to 8 squares (got {len(squares)})", param_hint="--positions")
+    safe = set(safe_squares(board))
     for sq in squares:
         if not 0 <= sq < board.squares:
             raise click.BadParameter(f"square {sq} is not on the board (0 to {board.squares - 1})",
                                      param_hint="--positions")
-        if sq in board.jumps:
-            raise click.BadParameter(f"square {sq} is the foot of a jump; no turn starts there",
-                                     param_hint="--positions")
-    return squares[0], squares[1]
+        if sq not in safe:
+            why = ("is the foot of a jump; no turn starts there" if sq in board.jumps
+                   else "can lead to a game that never ends")
+            raise click.BadParameter(f"square {sq} {why}", param_hint="--positions")
+    return squares
 
 
 @main.command(help="Simulate one- and two-player games on BOARD, reproducibly.")
@@ -170,7 +201,7 @@ def _parallel_options(fn):
     fn = click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default=True,
                       help="Local worker processes.")(fn)
     fn = click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-                      help="Where finished sweeps and their pieces are kept [default: .cache/experiments].")(fn)
+                      help="Where finished sweeps and their pieces are kept [default: .cache/results/experiments].")(fn)
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")(fn)
 
 

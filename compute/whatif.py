@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from compute import __version__
-from compute.boards import PROJECT_ROOT, Board
-from compute.cache import checksum, dumps, read_checked, write_atomic
+from compute.boards import Board
+from compute.cache import DEFAULT_CACHE_DIR, checksum, dumps, read_checked, write_atomic
 from compute.chain import turn_chain
 from compute.experiments import (
     MAX_FACES,
@@ -31,7 +31,7 @@ from compute.floats import first_player_float
 from compute.sweep import PartStore, run_pieces
 
 SCHEMA_VERSION = 1
-DEFAULT_DIR = PROJECT_ROOT / ".cache" / "experiments"
+DEFAULT_DIR = DEFAULT_CACHE_DIR / "experiments"  # shared with `chutes compute`
 PIECES_PER_JOB = 4  # a few pieces per worker: balanced load, and little lost if interrupted
 MIN_JUMPS_PER_PIECE = 200  # all chains of a piece are iterated together; tiny pieces waste that
 

@@ -18,10 +18,14 @@ CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["
 
 
 def to_json(fig: go.Figure) -> str:
-    """Compact JSON of a figure, safe to place as text inside an HTML element (no <, > or &)."""
+    """Compact JSON of a figure, safe to place as text inside an HTML element."""
     data = fig.to_plotly_json()
-    text = json.dumps({"data": data["data"], "layout": data["layout"], "config": CONFIG},
-                      separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return safe_json({"data": data["data"], "layout": data["layout"], "config": CONFIG})
+
+
+def safe_json(obj: Any) -> str:
+    """Compact JSON with no <, > or & in it, so that it can sit as text inside an HTML element."""
+    text = json.dumps(obj, separators=(",", ":"), sort_keys=True, allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -289,5 +293,41 @@ def jump_heatmap(board: dict[str, Any], scan: dict[str, Any]) -> go.Figure:
     fig = go.Figure([heat, marks])
     fig.update_layout(_layout(height=640, xaxis={"title": {"text": "jump ends on square"}, "constrain": "domain"},
                               yaxis={"title": {"text": "jump starts on square"}, "scaleanchor": "x",
+                                     "constrain": "domain"}))
+    return fig
+
+
+# --- several players -----------------------------------------------------------------------------------
+
+
+def seats_figure(relative: dict[str, list[float]]) -> go.Figure:
+    """Each seat's chance to win as a multiple of the fair share 1/n, against the number of players n."""
+    counts = sorted(int(n) for n in relative)
+    traces = [go.Scatter(x=counts, y=[1.0] * len(counts), mode="lines", name="fair share",
+                         line={"color": "#888888", "dash": "dash"}, hoverinfo="skip")]
+    for seat in range(1, max(counts) + 1):
+        xs = [n for n in counts if n >= seat]
+        ys = [relative[str(n)][seat - 1] for n in xs]
+        traces.append(go.Scatter(x=xs, y=ys, mode="lines+markers", name=f"seat {seat}",
+                                 line={"color": OKABE_ITO[(seat - 1) % len(OKABE_ITO)], "width": 2},
+                                 marker={"size": 8, "symbol": ("circle", "square", "diamond", "triangle-up",
+                                                               "cross", "x", "star", "hexagon")[(seat - 1) % 8]},
+                                 hovertemplate=f"seat {seat} of %{{x}}: %{{y:.4f}} × the fair share<extra></extra>"))
+    fig = go.Figure(traces)
+    fig.update_layout(_layout(height=460, xaxis={"title": {"text": "players"}, "dtick": 1},
+                              yaxis={"title": {"text": "chance to win ÷ fair share (1/n)"}}))
+    return fig
+
+
+def state_map_figure(state_map: dict[str, Any]) -> go.Figure:
+    """P(the player about to move wins) for every pair of squares, two players."""
+    squares = state_map["squares"]
+    heat = go.Heatmap(z=state_map["mover_wins"], x=squares, y=squares, colorscale="Cividis", zmin=0, zmax=1,
+                      colorbar={"title": {"text": "mover wins", "side": "right"}, "tickformat": ".0%"},
+                      hovertemplate="player to move on %{y}, other on %{x}: the mover wins %{z:.2%}<extra></extra>")
+    fig = go.Figure([heat])
+    fig.update_layout(_layout(height=620, xaxis={"title": {"text": "the other player's square"},
+                                                 "constrain": "domain"},
+                              yaxis={"title": {"text": "square of the player about to move"}, "scaleanchor": "x",
                                      "constrain": "domain"}))
     return fig

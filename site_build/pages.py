@@ -104,6 +104,8 @@ def board_figures(page: BoardPage) -> dict[str, str]:
                                         "turns begun here per game, on average", "turns begun here"),
         "bounds": figures.bounds_figure(series["bounds"], p_first),
         "diagonal": figures.diagonal_figure(series["diagonal"]),
+        "seats": figures.seats_figure(r["players"]["seats_vs_fair_share"]),
+        "state-map": figures.state_map_figure(r["players"]["state_map"]),
     }
     if "skipped" not in r["experiments"]:
         x = r["experiments"]
@@ -130,8 +132,9 @@ def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]
     files["data.md"] = _render(env, "data.md.j2", **common)
     for page in pages:
         charts = board_figures(page)
+        calculator = figures.safe_json(page.record["players"]["calculator"])
         files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
-                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT)
+                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator)
         files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
         files[page.fraction_file] = _fraction_text(page.record)
         files[page.csv_file] = _distribution_csv(page.record)

@@ -9,7 +9,10 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from conftest import chain
 from playwright.sync_api import Browser, Page, sync_playwright
+
+from compute.players import position_chances
 
 CHROMIUM = os.environ.get("CHUTES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -81,7 +84,7 @@ def test_every_page_loads_and_every_chart_renders(built_site: Path, server: str,
         watched.page.wait_for_function(ALL_RENDERED, timeout=20_000)
         charts = watched.page.locator(".chutes-chart").count()
         if "/boards/" in url:
-            assert charts == 11, url
+            assert charts == 13, url
         watched.page.wait_for_load_state("networkidle")
     watched.assert_clean()
 
@@ -152,4 +155,23 @@ def test_method_page_maths_is_laid_out(server: str, watched: Watched) -> None:
     page.goto(server + "/method/")
     sizes = page.evaluate("Array.from(document.querySelectorAll('math')).map(m => m.getBoundingClientRect().width)")
     assert len(sizes) >= 8 and min(sizes) > 5
+    watched.assert_clean()
+
+
+def test_the_calculator_agrees_with_the_command_line(server: str, watched: Watched) -> None:
+    page = watched.page
+    for slug, squares in (("noordenbos", [14, 60, 31, 26, 48, 48]), ("classic", [0, 99, 47])):
+        page.goto(server + f"/boards/{slug}/")
+        page.locator("#calculator .calc-count").select_option(str(len(squares)))
+        inputs = page.locator("#calculator input.calc-square")
+        assert inputs.count() == len(squares)
+        for n, square in enumerate(squares):
+            inputs.nth(n).fill(str(square))
+        page.wait_for_function(f"document.querySelectorAll('#calculator .calc-chance').length === {len(squares)}")
+        values = page.eval_on_selector_all("#calculator .calc-chance", "els => els.map(e => e.dataset.value)")
+        shown = [float(v) for v in values]
+        expected = [float(w["decimal"]) for w in position_chances(chain(slug), squares)]
+        assert max(abs(a - b) for a, b in zip(shown, expected)) < 1e-9, (slug, shown, expected)
+    inputs.nth(0).fill("48")
+    assert "not a square where a turn can start" in page.locator("#calculator .calc-status").inner_text()
     watched.assert_clean()

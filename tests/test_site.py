@@ -22,7 +22,7 @@ def test_every_page_and_download_is_built(built_site: Path, bundled_records: lis
     for record in bundled_records:
         slug = record["slug"]
         html = (built_site / "boards" / slug / "index.html").read_text()
-        assert html.count('class="chutes-chart"') == 11
+        assert html.count('class="chutes-chart"') == 13
         p = record["results"]["first_player_wins"]
         fraction = (built_site / "data" / f"{slug}-first-player.txt").read_text()
         assert fraction == f"{p['numerator']}/{p['denominator']}\n"

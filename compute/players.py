@@ -1,0 +1,175 @@
+"""Several players, from any squares: each seat's chance to win, certified by interval arithmetic.
+
+Players move in seat order and never interact; seat i wins at turn k when its own game ends at turn k,
+every earlier seat's game lasts longer than k, and every later seat's lasts at least k (DESIGN.md §4):
+
+    P(seat i wins) = Σₖ P(Tᵢ = k) · Π_{j<i} P(Tⱼ > k) · Π_{j>i} P(Tⱼ ≥ k).
+
+The sum is taken with python-flint's arb balls (every rounding enclosed) until the neglected part is
+provably small: for k > K each term is at most P(Tᵢ = k)·Π_{j≠i} P(Tⱼ > K), so the whole remainder of
+every seat is at most Π_j P(Tⱼ > K), itself an enclosed number. Two players get the exact fraction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, arb_mat, ctx, fmpq
+
+from compute.chain import TurnChain
+from compute.exact import expected_turns
+from compute.numbers import exact_json
+from compute.twoplayer import pair_wins
+
+DIGITS = 35
+MAX_PLAYERS = 8
+MAX_TURNS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Certified:
+    """A value known to lie within `radius` of `mid` (both exact rationals, from an arb ball)."""
+
+    ball: arb
+
+    def json(self, digits: int = DIGITS) -> dict[str, Any]:
+        """{"decimal", "error_bound", "exact": false}: the true value is within error_bound of decimal."""
+        radius = float(self.ball.rad()) * (1 + 1e-9) + 1e-300
+        return {"decimal": self.ball.mid().str(digits + 3, radius=False), "error_bound": f"{radius:.3e}",
+                "exact": False}
+
+    def contains(self, other: Certified) -> bool:
+        """Whether this enclosure contains the other one entirely."""
+        return bool(self.ball.contains(other.ball))
+
+    def __float__(self) -> float:
+        return float(self.ball.mid())
+
+
+@dataclass(frozen=True)
+class Race:
+    """Each seat's chance to win (certified) and the expected number of rounds until someone wins."""
+
+    squares: tuple[int, ...]
+    wins: tuple[Certified, ...]
+    rounds: Certified
+    turns_summed: int
+
+
+def race(chain: TurnChain, squares: list[int] | tuple[int, ...], digits: int = DIGITS) -> Race:
+    """Certified win chances for players on `squares` (the first listed moves first)."""
+    if not 1 <= len(squares) <= MAX_PLAYERS:
+        raise ValueError(f"between 1 and {MAX_PLAYERS} players, got {len(squares)}")
+    old = ctx.prec
+    ctx.prec = int(3.33 * (digits + 20))
+    try:
+        return _race(chain, tuple(squares), digits)
+    finally:
+        ctx.prec = old
+
+
+def _race(chain: TurnChain, squares: tuple[int, ...], digits: int) -> Race:
+    d = chain.size
+    distinct = sorted(set(squares))
+    row = {s: n for n, s in enumerate(distinct)}
+    seats = [row[s] for s in squares]
+    m = len(distinct)
+    Q = arb_mat(chain.Q_exact())
+    r = arb_mat(d, 1, [arb(fmpq(f, chain.scale)) for f in chain.finish])
+    ones = arb_mat(d, 1, [1] * d)
+    t = expected_turns(chain)
+    t_vec = arb_mat(d, 1, [arb(fmpq(x.numerator, x.denominator)) for x in t])
+    X = arb_mat(m, d, [int(chain.index[s] == j) for s in distinct for j in range(d)])
+    eps = arb(10) ** (-(digits + 2))
+    before = [arb(1)] * m  # P(T ≥ k) for the coming k: 1 at k = 1
+    wins = [arb(0)] * len(seats)
+    rounds = arb(1)  # the k = 0 term of E[rounds] = Σ_{k≥0} P(every game lasts more than k turns)
+    k = 0
+    while True:
+        k += 1
+        p = X * r
+        X = X * Q
+        after = X * ones
+        done = [after[j, 0] for j in range(m)]
+        for i, si in enumerate(seats):
+            term = p[si, 0]
+            for j, sj in enumerate(seats):
+                if j != i:
+                    term *= done[sj] if j < i else before[sj]
+            wins[i] += term
+        alive = arb(1)
+        for sj in seats:
+            alive *= done[sj]
+        rounds += alive
+        others = arb(1)
+        for sj in seats[1:]:
+            others *= done[sj]
+        first_left = (X * t_vec)[seats[0], 0]
+        rounds_tail = others * first_left
+        if (alive.upper() < eps.lower() and rounds_tail.upper() < eps.lower()) or k >= MAX_TURNS:
+            break
+        before = done
+    remainder = arb(0).union(alive.upper())
+    certified = tuple(Certified(w + remainder) for w in wins)
+    rounds_all = Certified(rounds + arb(0).union(rounds_tail.upper()))
+    return Race(squares, certified, rounds_all, k)
+
+
+def seat_chances(chain: TurnChain, players: int, digits: int = DIGITS) -> list[dict[str, Any]]:
+    """JSON for `players` starting together: exact fractions for two players, certified decimals otherwise."""
+    start = chain.board.start
+    return position_chances(chain, [start] * players, digits)
+
+
+def position_chances(chain: TurnChain, squares: list[int], digits: int = DIGITS) -> list[dict[str, Any]]:
+    """JSON win chances for players on `squares`, the first listed moving first (one object per seat)."""
+    if len(squares) == 2:
+        p = pair_wins(chain, squares[0], squares[1])
+        exact = [p, Fraction(1) - p]
+        return [{"seat": n + 1, "square": sq, **exact_json(x), "exact": True}
+                for n, (sq, x) in enumerate(zip(squares, exact))]
+    result = race(chain, squares, digits)
+    return [{"seat": n + 1, "square": sq, **w.json(digits)} for n, (sq, w) in enumerate(zip(squares, result.wins))]
+
+
+def expected_rounds(chain: TurnChain, players: int, digits: int = DIGITS) -> dict[str, Any]:
+    """Expected number of rounds until the first of `players` (starting together) finishes."""
+    return race(chain, [chain.board.start] * players, digits).rounds.json(digits)
+
+
+
+def players_record(chain: TurnChain, first_player: Fraction) -> dict[str, Any]:
+    """What the site shows about several players: seats for 2..8, rounds, the two-player state map,
+    and the turn chain in floats for the page's calculator (which computes the per-square distributions)."""
+    import numpy as np
+
+    from compute.floats import pair_matrix_float
+
+    seats: dict[str, list[dict[str, Any]]] = {}
+    relative: dict[str, list[float]] = {}
+    rounds: dict[str, dict[str, Any]] = {}
+    start = chain.board.start
+    for n in range(1, MAX_PLAYERS + 1):
+        result = race(chain, [start] * n)
+        rounds[str(n)] = result.rounds.json()
+        if n == 2:
+            seats["2"] = [{"seat": s + 1, "square": start, **exact_json(x), "exact": True}
+                          for s, x in enumerate((first_player, 1 - first_player))]
+        elif n > 2:
+            seats[str(n)] = [{"seat": s + 1, "square": start, **w.json()} for s, w in enumerate(result.wins)]
+        if n >= 2:
+            relative[str(n)] = [float(f"{n * float(Fraction(w['decimal'])):.10g}") for w in seats[str(n)]]
+    W = pair_matrix_float(chain)
+    Q = chain.Q_float
+    return {
+        "seats": seats,
+        "seats_vs_fair_share": relative,
+        "expected_rounds": rounds,
+        "state_map": {"squares": list(chain.states),
+                      "mover_wins": [[float(f"{x:.6g}") for x in row] for row in np.clip(W, 0.0, 1.0)]},
+        "calculator": {"squares": list(chain.states), "start": start,
+                       "rows": [[[int(j), float(Q[i, j])] for j in np.flatnonzero(Q[i])] for i in range(chain.size)],
+                       "finish": [float(x) for x in chain.r_float]},
+    }
