@@ -32,7 +32,7 @@ from compute.report import solve
 from compute.series import bound_series, diagonal_series, length_series, square_series
 from compute.simulate import two_player_games
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 SIMULATED_GAMES = 1_000_000
 SIMULATION_SEED = 20261122
 EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only

@@ -151,16 +151,17 @@ def players_record(chain: TurnChain, first_player: Fraction) -> dict[str, Any]:
     relative: dict[str, list[float]] = {}
     rounds: dict[str, dict[str, Any]] = {}
     start = chain.board.start
-    for n in range(1, MAX_PLAYERS + 1):
+    mean = expected_turns(chain)[chain.start]
+    rounds["1"] = {**exact_json(mean), "exact": True}  # one player: the expected game length, exactly
+    for n in range(2, MAX_PLAYERS + 1):
         result = race(chain, [start] * n)
         rounds[str(n)] = result.rounds.json()
         if n == 2:
             seats["2"] = [{"seat": s + 1, "square": start, **exact_json(x), "exact": True}
                           for s, x in enumerate((first_player, 1 - first_player))]
-        elif n > 2:
+        else:
             seats[str(n)] = [{"seat": s + 1, "square": start, **w.json()} for s, w in enumerate(result.wins)]
-        if n >= 2:
-            relative[str(n)] = [float(f"{n * float(Fraction(w['decimal'])):.10g}") for w in seats[str(n)]]
+        relative[str(n)] = [float(f"{n * float(Fraction(w['decimal'])):.10g}") for w in seats[str(n)]]
     W = pair_matrix_float(chain)
     Q = chain.Q_float
     return {
