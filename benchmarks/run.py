@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from compute import whatif
-from compute.boards import Board, resolve_board
+from compute.boards import MAX_DIE, MAX_SQUARES, Board, resolve_board
 from compute.cache import EXPERIMENTS_MAX_SQUARES, board_record
 from compute.chain import turn_chain
 from compute.exact import bounds_series
@@ -83,6 +83,30 @@ def _timed_command(*args: str) -> float:
     return time.perf_counter() - t
 
 
+def _toml(board: Board) -> str:
+    pairs = lambda jumps: "[" + ", ".join(f"[{a}, {b}]" for a, b in jumps) + "]"  # noqa: E731
+    return (f'title = "{board.title}"\nsquares = {board.squares}\ndie = {board.die}\n'
+            f"ladders = {pairs(board.ladders)}\nchutes = {pairs(board.chutes)}\nsource = \"benchmark\"\n")
+
+
+def limits_stage() -> dict[str, object]:
+    """`chutes solve` on the largest board accepted, with a six-sided and the largest die; and the refusal."""
+    out: dict[str, object] = {"max_squares": MAX_SQUARES, "max_die": MAX_DIE}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = random_board(MAX_SQUARES, seed=MAX_SQUARES)
+        for die in (6, MAX_DIE):
+            path = Path(tmp) / f"largest-d{die}.toml"
+            path.write_text(_toml(Board(**{**base.fields(), "die": die, "title": f"largest, d{die}"})))
+            out[f"solve_d{die}_s"] = _timed_command("solve", str(path))
+        path = Path(tmp) / "too-big.toml"
+        path.write_text(_toml(Board(**{**base.fields(), "squares": MAX_SQUARES + 1, "title": "too big"})))
+        t = time.perf_counter()
+        refused = subprocess.run(["chutes", "solve", str(path)], capture_output=True, text=True)
+        out["refusal_s"] = time.perf_counter() - t
+        out["refusal"] = refused.stderr.strip()
+    return out
+
+
 def experiments_stage() -> dict[str, object]:
     """Seed 003's single-jump scan of the classic board: exact part alone, then the whole scan by jobs."""
     board = resolve_board("classic")
@@ -137,6 +161,7 @@ def main() -> None:
                        "digits": digit_count(p.denominator), "dominant_stage": dominant, "stages_serial": st})
     results["growth"] = growth
     results["experiments"] = experiments_stage()
+    results["limits"] = limits_stage()
     results["site"] = site_stage()
     (HERE / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     lines = [
@@ -169,6 +194,19 @@ def main() -> None:
         f"| whole scan (plus the first player's chance in double precision), 1 process | — | "
         f"{ex['whole_s_by_jobs'][1]:.1f} s |",
         f"| the same, 2 processes | — | {ex['whole_s_by_jobs'][2]:.1f} s |",
+    ]
+    lim = results["limits"]
+    record_400 = next((g["record_seconds"] for g in growth if g["squares"] == lim["max_squares"]), None)
+    lines += [
+        "", f"Limits: boards of up to {lim['max_squares']} squares and dice of up to {lim['max_die']} faces "
+        "(a random board of the largest size, one jump per five squares):", "",
+        "| what | measured |", "|---|---|",
+        f"| `chutes solve`, {lim['max_squares']} squares, 6-sided die | {lim['solve_d6_s']:.1f} s |",
+        f"| `chutes solve`, {lim['max_squares']} squares, {lim['max_die']}-sided die | "
+        f"{lim['solve_d{}_s'.format(lim['max_die'])]:.1f} s |",
+        f"| everything `chutes compute` stores, {lim['max_squares']} squares, 6-sided die | "
+        f"{record_400:.1f} s |" if record_400 else "| — | — |",
+        f"| refusing a board of {lim['max_squares'] + 1} squares | {lim['refusal_s']:.1f} s: `{lim['refusal']}` |",
     ]
     site = results["site"]
     heaviest = max(site["board_page_bytes"], key=site["board_page_bytes"].get)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from compute.rules import roll_target
 
-MAX_SQUARES = 1000
+MAX_SQUARES = 400  # the largest board accepted; benchmarks/ times the work there
 MAX_DIE = 100
 MAX_FILE_BYTES = 1_000_000
 

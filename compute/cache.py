@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from filelock import FileLock, Timeout
 from tqdm import tqdm
 
 from compute import __version__
@@ -181,7 +182,29 @@ def load_all(boards_dir: Path | None = None, only: Iterable[str] = ()) -> list[B
 
 def update(boards: list[Board], cache: ResultCache, force: bool = False,
            log: Callable[[str], None] = print, progress: bool | None = None, jobs: int = 1) -> list[Outcome]:
-    """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones."""
+    """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones.
+
+    One run at a time per cache folder: a second `chutes compute` waits for the first (and then finds
+    its results), so two runs never write the same files at once. Temporary files left by a run that
+    was killed mid-write are removed first.
+    """
+    cache.directory.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(cache.directory / ".lock")
+    try:
+        lock.acquire(timeout=1)
+    except Timeout:
+        log(f"waiting for another run to finish with {cache.directory}")
+        lock.acquire()
+    try:
+        for leftover in cache.directory.rglob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+        return _update(boards, cache, force, log, progress, jobs)
+    finally:
+        lock.release()
+
+
+def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[[str], None],
+            progress: bool | None, jobs: int) -> list[Outcome]:
     outcomes = []
     bar = tqdm(boards, desc="compute", unit="board", disable=None if progress is None else not progress, leave=False)
     for board in bar:

@@ -19,6 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 
 from site_build import figures
 from site_build.checks import SiteError
+from site_build.tables import board_tables, overlay_table
 from site_build.words import FILTERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,13 +129,17 @@ def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]
     curves = [(p.title, p.record["series"]["length"]) for p in pages]
     files["compare.md"] = _render(env, "compare.md.j2",
         **common, overlay=figures.to_json(figures.overlay_figure(curves, cumulative=False)),
-        overlay_cumulative=figures.to_json(figures.overlay_figure(curves, cumulative=True)))
+        overlay_cumulative=figures.to_json(figures.overlay_figure(curves, cumulative=True)),
+        tables={"compare-length": overlay_table(curves, "probability", "Chance of each game length, per board"),
+                "compare-cumulative": overlay_table(curves, "cumulative",
+                                                    "Chance the game is over by each turn, per board")})
     files["data.md"] = _render(env, "data.md.j2", **common)
     for page in pages:
         charts = board_figures(page)
         calculator = figures.safe_json(page.record["players"]["calculator"])
         files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
-                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator)
+                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
+                                                  tables=board_tables(page.record, list(charts)))
         files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
         files[page.fraction_file] = _fraction_text(page.record)
         files[page.csv_file] = _distribution_csv(page.record)

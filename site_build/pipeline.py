@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from filelock import FileLock
+
 from site_build.checks import SiteError, broken_links, outside_references
 from site_build.pages import DOCS_DIR, ROOT, render
 
@@ -62,10 +64,19 @@ def mkdocs_build(docs_dir: Path, site_dir: Path) -> None:
 
 def build_site(boards_dir: Path | None = None, cache_dir: Path | None = None, site_dir: Path = SITE_DIR,
                docs_dir: Path = DOCS_DIR, force: bool = False) -> Path:
-    """Compute, render, build, check, and only then replace `site_dir`."""
-    prepare(boards_dir, cache_dir, docs_dir, force)
+    """Compute, render, build, check, and only then replace `site_dir` (one build at a time per site)."""
     site_dir = Path(site_dir)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(site_dir.with_name(f".{site_dir.name}.lock")):
+        for stale in site_dir.parent.glob(f".{site_dir.name}-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        _build_site(boards_dir, cache_dir, site_dir, docs_dir, force)
+    return site_dir
+
+
+def _build_site(boards_dir: Path | None, cache_dir: Path | None, site_dir: Path, docs_dir: Path,
+                force: bool) -> None:
+    prepare(boards_dir, cache_dir, docs_dir, force)
     staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
     try:
         mkdocs_build(docs_dir, staging)
@@ -83,7 +94,6 @@ def build_site(boards_dir: Path | None = None, cache_dir: Path | None = None, si
         shutil.rmtree(old, ignore_errors=True)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return site_dir
 
 
 def serve(dev_addr: str = "127.0.0.1:8000") -> None:

@@ -175,3 +175,19 @@ def test_the_calculator_agrees_with_the_command_line(server: str, watched: Watch
     inputs.nth(0).fill("48")
     assert "not a square where a turn can start" in page.locator("#calculator .calc-status").inner_text()
     watched.assert_clean()
+
+
+@pytest.mark.parametrize("path", ["/", "/boards/classic/", "/boards/noordenbos/", "/compare/", "/method/", "/data/"])
+def test_no_serious_accessibility_violations(server: str, watched: Watched, path: str) -> None:
+    """axe-core (bundled with axe-playwright-python) on every kind of page, charts drawn and tables present."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = watched.page
+    page.goto(server + path)
+    page.wait_for_function(ALL_RENDERED, timeout=20_000)
+    results = Axe().run(page)
+    serious = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+               for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    if "/boards/" in path:
+        assert page.locator("details.chart-data").count() == page.locator(".chutes-chart").count()

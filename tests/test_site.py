@@ -104,7 +104,7 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, small_boards: P
     with pytest.raises(SiteError, match="cdn.example.com"):
         pipeline.build_site(small_boards, cache, site, tmp_path / "docs")
     assert _files(site) == before
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site-")] == [], "no staging folder is left"
 
 
 def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path, bundled_records: list[dict]) -> None:

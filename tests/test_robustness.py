@@ -1,0 +1,141 @@
+"""Bad input, killed runs and concurrent runs: one clear line, and nothing lost or half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import bundled_boards
+from test_boards import CASES
+
+import site_build.cli  # noqa: F401  (registers `build` and `serve` on the command group)
+from compute.cache import checksum
+from compute.cli import run
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+            and p.name != ".lock" and not p.name.endswith(".lock")}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A board folder with one good board, its cache and its site, built once."""
+    root = tmp_path_factory.mktemp("robust")
+    boards = root / "boards"
+    boards.mkdir()
+    (boards / "tiny.toml").write_bytes(bundled_boards()["tiny"].read_bytes())
+    paths = {"boards": boards, "cache": root / "cache", "site": root / "site", "docs": root / "docs"}
+    assert run(_build_args(paths)) == 0
+    return paths
+
+
+def _build_args(paths: dict[str, Path]) -> list[str]:
+    return ["build", "--boards", str(paths["boards"]), "--cache", str(paths["cache"]), "--site-dir",
+            str(paths["site"])]
+
+
+BAD_FILES = [(f"bad-{n:02d}.toml", text.encode() if isinstance(text, str) else text, expected)
+             for n, (text, expected) in enumerate(CASES)]
+
+
+def test_there_are_at_least_25_kinds_of_bad_board() -> None:
+    assert len(BAD_FILES) >= 25
+
+
+@pytest.mark.parametrize(("name", "data", "expected"), BAD_FILES, ids=[n for n, _, _ in BAD_FILES])
+def test_a_bad_board_among_good_ones_stops_the_build_cleanly(built: dict[str, Path], capsys, name: str,
+                                                             data: bytes, expected: str) -> None:
+    cache, site = _snapshot(built["cache"]), _snapshot(built["site"])
+    bad = built["boards"] / name
+    bad.write_bytes(data)
+    try:
+        started = time.perf_counter()
+        status = run(_build_args(built))
+        elapsed = time.perf_counter() - started
+    finally:
+        bad.unlink()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2
+    assert len(err) == 1 and err[0].startswith(f"chutes: error: {bad}: ") and expected in err[0], err
+    assert elapsed < 5
+    assert _snapshot(built["cache"]) == cache and _snapshot(built["site"]) == site
+
+
+def _chutes(*args: str, **kw) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from site_build.cli import entry; entry()", *args],
+                          capture_output=True, text=True, timeout=600, **kw)
+
+
+@pytest.mark.parametrize("name, data", [("garbage.toml", b"\x00\xff\xfe" * 50), ("syntax.toml", b"title = [\n"),
+                                        ("huge.toml", b'title="x"\nsquares=100000\ndie=6\nsource="s"\n')])
+def test_no_traceback_from_a_real_process(built: dict[str, Path], name: str, data: bytes) -> None:
+    bad = built["boards"] / name
+    bad.write_bytes(data)
+    try:
+        out = _chutes("compute", "--boards", str(built["boards"]), "--cache", str(built["cache"]))
+    finally:
+        bad.unlink()
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and name in out.stderr
+    missing = _chutes("solve", str(built["boards"] / "missing.toml"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def _valid_cache(folder: Path) -> list[str]:
+    """Names of the visible result files, each checked to be whole (parses and matches its checksum)."""
+    names = []
+    for path in sorted(folder.rglob("*.json")):
+        if path.name.startswith(".") or ".parts" in path.parent.name:
+            continue
+        record = json.loads(path.read_bytes())
+        assert record["checksum"] == checksum(record), path
+        names.append(path.relative_to(folder).as_posix())
+    return names
+
+
+def _two_boards(tmp_path: Path) -> Path:
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    for slug in ("tiny", "classic-pass"):
+        (boards / f"{slug}.toml").write_bytes(bundled_boards()[slug].read_bytes())
+    return boards
+
+
+def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path) -> None:
+    boards, cache = _two_boards(tmp_path), tmp_path / "cache"
+    for delay in (1.5, 3.5):
+        proc = subprocess.Popen([sys.executable, "-c", "from site_build.cli import entry; entry()", "compute",
+                                 "--boards", str(boards), "--cache", str(cache), "--force"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        _valid_cache(cache)
+    done = _chutes("compute", "--boards", str(boards), "--cache", str(cache))
+    assert done.returncode == 0, done.stderr
+    assert not list(cache.rglob(".*.tmp")) and not list(cache.rglob("*.parts"))
+    reference = tmp_path / "reference"
+    assert _chutes("compute", "--boards", str(boards), "--cache", str(reference)).returncode == 0
+    assert _valid_cache(cache) == _valid_cache(reference)
+    assert _snapshot(cache) == _snapshot(reference)
+
+
+def test_two_computes_at_once_do_not_corrupt_the_cache(tmp_path: Path) -> None:
+    boards, cache = _two_boards(tmp_path), tmp_path / "cache"
+    command = [sys.executable, "-c", "from site_build.cli import entry; entry()", "compute", "--boards", str(boards),
+               "--cache", str(cache)]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outputs
+    assert any("waiting for another run" in err for _, err in outputs)
+    assert len(_valid_cache(cache)) == 2 + 4, "two board records and their two experiment files each"
+    reference = tmp_path / "reference"
+    assert _chutes("compute", "--boards", str(boards), "--cache", str(reference)).returncode == 0
+    assert _snapshot(cache) == _snapshot(reference)
