@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from compute.rules import roll_target
 
 MAX_SQUARES = 400  # the largest board accepted; benchmarks/ times the work there
-MAX_DIE = 100
+MAX_DIE = 20  # the largest die accepted (the die-size experiment goes up to it)
 MAX_FILE_BYTES = 1_000_000
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

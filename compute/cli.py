@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from compute import __version__
-from compute.boards import Board, BoardError, resolve_board
+from compute.boards import MAX_DIE, Board, BoardError, resolve_board
 from compute.sweep import SweepError
 
 EXIT_BAD_INPUT = 2
@@ -213,7 +213,7 @@ def _folder(cache_dir: Path | None) -> Path:
 
 @experiment.command(help="Expected turns and the first player's chance for dice of 1 to N faces.")
 @click.argument("board")
-@click.option("--max-faces", type=click.IntRange(1, 100), default=20, show_default=True, help="Largest die.")
+@click.option("--max-faces", type=click.IntRange(1, MAX_DIE), default=MAX_DIE, show_default=True, help="Largest die.")
 @_parallel_options
 def dice(board: str, max_faces: int, as_json: bool, jobs: int, scheduler: str | None, cache_dir: Path | None) -> None:
     """Die-size experiment."""

@@ -49,7 +49,7 @@ CASES = [
     (GOOD.replace("[17, 4]", "[4, 17]"), "a chute goes down; this one goes up"),
     (GOOD.replace("[3, 11]", "[3, 3]"), "from and to are equal"),
     (GOOD.replace("die = 6", "die = 0"), "die: input should be greater than or equal to 1"),
-    (GOOD.replace("die = 6", "die = 6000"), "die: input should be less than or equal to 100"),
+    (GOOD.replace("die = 6", "die = 6000"), "die: input should be less than or equal to 20"),
     (GOOD.replace("squares = 20", "squares = 10000000"), "squares: input should be less than or equal to 400"),
     (GOOD.replace("die = 6", 'die = "six"'), "die: expected a whole number, got 'six'"),
     (GOOD.replace("die = 6", "die = 6.0"), "die: expected a whole number"),
@@ -70,7 +70,7 @@ CASES = [
     ("squares = 20\nsquares = 30\n", "invalid TOML"),
     (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "not a text file"),
     ("[[[", "invalid TOML"),
-    (GOOD.replace("die = 6", "die = 30") + 'overshoot = "bounce"\n', "may have at most 20 faces"),
+    ('title = "t"\nsquares = 8\ndie = 12\novershoot = "bounce"\nsource = "s"\n', "may have at most 8 faces"),
 ]
 
 
