@@ -190,7 +190,7 @@ def update_cache(boards_dir: Path | None, cache_dir: Path | None, only: tuple[st
     return [o.path for o in outcomes]
 
 
-@main.group(help="What-if experiments on a board (seed 003): die size, starting square, one more jump.")
+@main.group(help="What-if experiments on a board (after Hochman): die size, starting square, one more jump.")
 def experiment() -> None:
     """Experiment commands."""
 
