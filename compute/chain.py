@@ -75,7 +75,7 @@ def safe_squares(board: Board) -> tuple[int, ...]:
     return tuple(s for s in roll_squares(board) if s not in doomed)
 
 
-def _roll_matrices(board: Board, states: tuple[int, ...], index: dict[int, int]):
+def roll_matrices(board: Board, states: tuple[int, ...], index: dict[int, int]):
     """Single-roll counts: ending the turn (A, a_fin) and continuing it (B), each over `die`."""
     d = len(states)
     A = [[0] * d for _ in range(d)]
@@ -98,7 +98,7 @@ def turn_chain(board: Board) -> TurnChain:
     states = safe_squares(board)
     index = {s: i for i, s in enumerate(states)}
     d = len(states)
-    A, B, a_fin = _roll_matrices(board, states, index)
+    A, B, a_fin = roll_matrices(board, states, index)
     if board.roll_again_on is None:
         return TurnChain(board, states, board.die, fmpz_mat(A), tuple(a_fin), index)
     die = board.die

@@ -76,8 +76,9 @@ def _race_json(b: Board, squares: list[int], given: bool) -> dict[str, Any]:
     chain = turn_chain(b)
     out: dict[str, Any] = {"board": board_json(b)}
     out["positions" if given else "players"] = squares if given else len(squares)
-    out["win_probabilities"] = position_chances(chain, squares)
-    out["expected_rounds"] = race(chain, squares).rounds.json()
+    result = race(chain, squares)
+    out["win_probabilities"] = position_chances(chain, squares, result=result)
+    out["expected_rounds"] = result.rounds.json()
     return out
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from flint import fmpq, fmpq_mat
 
 from compute.boards import Board, BoardError
-from compute.chain import TurnChain, turn_chain
+from compute.chain import TurnChain, roll_matrices, turn_chain
 from compute.exact import expected_turns
 from compute.floats import first_player_float
 from compute.numbers import decimal_string, exact_json, fraction_from_json
@@ -207,18 +207,15 @@ def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[
     board = chain.board
     d, die = chain.size, board.die
     index = chain.index
-    ends = np.zeros((d, d))
-    cont = np.zeros((d, d))
+    counts_end, counts_cont, _ = roll_matrices(board, chain.states, index)
+    ends = np.array(counts_end, dtype=float) / die
+    cont = np.array(counts_cont, dtype=float) / die
     land_end: dict[int, np.ndarray] = {}
     land_cont: dict[int, np.ndarray] = {}
     for x, q in enumerate(chain.states):
         for roll in range(1, die + 1):
             landing = roll_landing(board.squares, board.overshoot, q, roll)
-            dest = board.jumps.get(landing, landing)
-            again = roll == board.roll_again_on
-            if dest != board.squares:
-                (cont if again else ends)[x, index[dest]] += 1 / die
-            store = land_cont if again else land_end
+            store = land_cont if roll == board.roll_again_on else land_end
             store.setdefault(landing, np.zeros(d))[x] += 1 / die
     NB = np.linalg.inv(np.eye(d) - cont)
     J = len(pairs)

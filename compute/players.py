@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
 
 from compute.chain import TurnChain
 from compute.exact import expected_turns
+from compute.floats import pair_matrix_float
 from compute.numbers import exact_json
 from compute.twoplayer import pair_wins
 
@@ -55,7 +57,6 @@ class Race:
     squares: tuple[int, ...]
     wins: tuple[Certified, ...]
     rounds: Certified
-    turns_summed: int
 
 
 def race(chain: TurnChain, squares: list[int] | tuple[int, ...], digits: int = DIGITS) -> Race:
@@ -114,7 +115,7 @@ def _race(chain: TurnChain, squares: tuple[int, ...], digits: int) -> Race:
     remainder = arb(0).union(alive.upper())
     certified = tuple(Certified(w + remainder) for w in wins)
     rounds_all = Certified(rounds + arb(0).union(rounds_tail.upper()))
-    return Race(squares, certified, rounds_all, k)
+    return Race(squares, certified, rounds_all)
 
 
 def seat_chances(chain: TurnChain, players: int, digits: int = DIGITS) -> list[dict[str, Any]]:
@@ -123,30 +124,23 @@ def seat_chances(chain: TurnChain, players: int, digits: int = DIGITS) -> list[d
     return position_chances(chain, [start] * players, digits)
 
 
-def position_chances(chain: TurnChain, squares: list[int], digits: int = DIGITS) -> list[dict[str, Any]]:
-    """JSON win chances for players on `squares`, the first listed moving first (one object per seat)."""
+def position_chances(chain: TurnChain, squares: list[int], digits: int = DIGITS,
+                     result: Race | None = None) -> list[dict[str, Any]]:
+    """JSON win chances for players on `squares`, the first listed moving first (one object per seat).
+
+    `result`: the race already run for these squares, if the caller has it (used for three or more)."""
     if len(squares) == 2:
         p = pair_wins(chain, squares[0], squares[1])
         exact = [p, Fraction(1) - p]
         return [{"seat": n + 1, "square": sq, **exact_json(x), "exact": True}
                 for n, (sq, x) in enumerate(zip(squares, exact))]
-    result = race(chain, squares, digits)
+    result = result or race(chain, squares, digits)
     return [{"seat": n + 1, "square": sq, **w.json(digits)} for n, (sq, w) in enumerate(zip(squares, result.wins))]
-
-
-def expected_rounds(chain: TurnChain, players: int, digits: int = DIGITS) -> dict[str, Any]:
-    """Expected number of rounds until the first of `players` (starting together) finishes."""
-    return race(chain, [chain.board.start] * players, digits).rounds.json(digits)
-
 
 
 def players_record(chain: TurnChain, first_player: Fraction) -> dict[str, Any]:
     """What the site shows about several players: seats for 2..8, rounds, the two-player state map,
     and the turn chain in floats for the page's calculator (which computes the per-square distributions)."""
-    import numpy as np
-
-    from compute.floats import pair_matrix_float
-
     seats: dict[str, list[dict[str, Any]]] = {}
     relative: dict[str, list[float]] = {}
     rounds: dict[str, dict[str, Any]] = {}
