@@ -3,4 +3,9 @@
 The compute stage of the project. It never imports the web stack (plotly, jinja2, mkdocs).
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("chutes-exact")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"

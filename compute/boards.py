@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,9 +23,8 @@ from compute.rules import roll_target
 MAX_SQUARES = 400  # the largest board accepted; benchmarks/ times the work there
 MAX_DIE = 20  # the largest die accepted (the die-size experiment goes up to it)
 MAX_FILE_BYTES = 1_000_000
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BUNDLED_BOARDS_DIR = PROJECT_ROOT / "site_src" / "boards"
+SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+"""A board's name (its file name without .toml): it becomes a page's address and a cache file's name."""
 
 
 class BoardError(ValueError):
@@ -39,7 +40,7 @@ class _BoardFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    title: str = Field(min_length=1)
+    title: str | None = Field(default=None, min_length=1)
     squares: int = Field(ge=2, le=MAX_SQUARES)
     die: int = Field(ge=1, le=MAX_DIE)
     overshoot: Literal["stay", "bounce", "pass"] = "stay"
@@ -48,7 +49,7 @@ class _BoardFile(BaseModel):
     ladders: list[_Pair] = []
     chutes: list[_Pair] | None = None
     snakes: list[_Pair] | None = None
-    source: str = Field(min_length=1)
+    source: str = ""
 
 
 KNOWN_KEYS = tuple(_BoardFile.model_fields)
@@ -140,11 +141,13 @@ def _loc(loc: tuple[Any, ...]) -> str:
 
 def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
     """One readable sentence for the first schema error."""
-    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and "[" in p))
     kind = error["type"]
+    loc = tuple(error["loc"])
+    if kind != "extra_forbidden":  # pydantic adds the union member tried, e.g. "list[int]", to the location
+        loc = tuple(p for p in loc if not (isinstance(p, str) and "[" in p))
     key = _loc(loc)
     if kind == "extra_forbidden":
-        name = str(loc[0])
+        name = str(loc[0]) if loc else "?"
         guess = difflib.get_close_matches(name, KNOWN_KEYS, n=1, cutoff=0.6)
         hint = f" (did you mean '{guess[0]}'?)" if guess else f" (known keys: {', '.join(KNOWN_KEYS)})"
         return f"unknown key '{name}'{hint}"
@@ -164,21 +167,23 @@ def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
 
 
 def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Board:
-    """Validate a parsed board description; `name` prefixes every error message."""
+    """Validate a parsed board description; `name` prefixes every error message, which lists every problem.
+
+    A missing title defaults to the slug (the file name), a missing source to none."""
     if not isinstance(data, Mapping):
         raise BoardError(f"{name}: a board is a table of keys, got {type(data).__name__}")
     try:
         parsed = _BoardFile.model_validate(dict(data))
     except ValidationError as exc:
         errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-        raise BoardError(f"{name}: {_pydantic_problem(errors[0], data)}{more}") from None
+        raise BoardError(f"{name}: " + "; ".join(_pydantic_problem(e, data) for e in errors)) from None
     if parsed.chutes is not None and parsed.snakes is not None:
         raise BoardError(f"{name}: snakes: give chutes or snakes (two names for the same thing), not both")
     chutes_key = "snakes" if parsed.snakes is not None else "chutes"
     chutes = parsed.snakes if parsed.snakes is not None else (parsed.chutes or [])
     board = Board(
-        title=parsed.title, squares=parsed.squares, die=parsed.die, overshoot=parsed.overshoot,
+        title=parsed.title or slug or Path(name).stem, squares=parsed.squares, die=parsed.die,
+        overshoot=parsed.overshoot,
         ladders=tuple(tuple(j) for j in parsed.ladders), chutes=tuple(tuple(j) for j in chutes),
         roll_again_on=parsed.roll_again_on,
         start=parsed.start, source=parsed.source, slug=slug,
@@ -191,54 +196,64 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
 def check_board(board: Board, name: str, chutes_key: str = "chutes",
                 ladders: list[tuple[int, int]] | None = None,
                 chutes: list[tuple[int, int]] | None = None) -> None:
-    """Raise `BoardError` for any rule of DESIGN.md §3 the board breaks."""
+    """Raise `BoardError` listing every rule the board breaks (the rules are on the method page)."""
+    problems = board_problems(board, chutes_key, ladders, chutes)
+    if problems:
+        raise BoardError(f"{name}: " + "; ".join(problems))
+
+
+def board_problems(board: Board, chutes_key: str = "chutes", ladders: list[tuple[int, int]] | None = None,
+                   chutes: list[tuple[int, int]] | None = None) -> list[str]:
+    """Every rule the board breaks, one phrase each (the game-can-end check only once the jumps are valid)."""
     last = board.squares
     ladders = list(board.ladders) if ladders is None else ladders
     chutes = list(board.chutes) if chutes is None else chutes
+    problems: list[str] = []
     if board.roll_again_on is not None and not 1 <= board.roll_again_on <= board.die:
-        raise BoardError(f"{name}: roll_again_on: must be a face of the die (1 to {board.die}), "
-                         f"got {board.roll_again_on}")
+        problems.append(f"roll_again_on: must be a face of the die (1 to {board.die}), got {board.roll_again_on}")
     if board.overshoot == "bounce" and board.die > last:
-        raise BoardError(f"{name}: die: with overshoot = \"bounce\" the die may have at most {last} faces "
-                         f"(one per square), got {board.die}")
+        problems.append(f"die: with overshoot = \"bounce\" the die may have at most {last} faces "
+                        f"(one per square), got {board.die}")
     if board.roll_again_on is not None and board.die == 1:
-        raise BoardError(f"{name}: roll_again_on: a 1-faced die would roll again forever")
+        problems.append("roll_again_on: a 1-faced die would roll again forever")
     starts: dict[int, str] = {}
     entries = [("ladders", i, j) for i, j in enumerate(ladders)] + \
               [(chutes_key, i, j) for i, j in enumerate(chutes)]
     for key, i, (a, b) in entries:
         where = f"{key}[{i}] = [{a}, {b}]"
         if not 1 <= a < last:
-            raise BoardError(f"{name}: {where}: a jump must start on a square from 1 to {last - 1}")
-        if not 0 <= b <= last:
-            raise BoardError(f"{name}: {where}: a jump must end on a square from 0 to {last}")
-        if a == b:
-            raise BoardError(f"{name}: {where}: a jump must go somewhere (from and to are equal)")
-        if key == "ladders" and b < a:
-            raise BoardError(f"{name}: {where}: a ladder goes up; this one goes down "
-                             f"(list it under {chutes_key})")
-        if key != "ladders" and b > a:
-            raise BoardError(f"{name}: {where}: a {key[:-1]} goes down; this one goes up "
-                             f"(list it under ladders)")
-        if a in starts:
-            raise BoardError(f"{name}: {where}: square {a} already starts {starts[a]}")
-        starts[a] = where
+            problems.append(f"{where}: a jump must start on a square from 1 to {last - 1}")
+        elif not 0 <= b <= last:
+            problems.append(f"{where}: a jump must end on a square from 0 to {last}")
+        elif a == b:
+            problems.append(f"{where}: a jump must go somewhere (from and to are equal)")
+        elif key == "ladders" and b < a:
+            problems.append(f"{where}: a ladder goes up; this one goes down (list it under {chutes_key})")
+        elif key != "ladders" and b > a:
+            problems.append(f"{where}: a {key[:-1]} goes down; this one goes up (list it under ladders)")
+        elif a in starts:
+            problems.append(f"{where}: square {a} already starts {starts[a]}")
+        else:
+            starts[a] = where
     for key, i, (a, b) in entries:
-        if b in starts:
-            raise BoardError(f"{name}: {key}[{i}] = [{a}, {b}]: ends on square {b}, where "
-                             f"{starts[b]} starts (jumps may not chain)")
+        if b in starts and starts.get(a) == f"{key}[{i}] = [{a}, {b}]":
+            problems.append(f"{key}[{i}] = [{a}, {b}]: ends on square {b}, where {starts[b]} starts "
+                            f"(jumps may not chain)")
     if board.start >= last:
-        raise BoardError(f"{name}: start: must be below the last square {last}, got {board.start}")
-    if board.start in starts:
-        raise BoardError(f"{name}: start: square {board.start} is where {starts[board.start]} starts; "
-                         f"start at its other end instead")
+        problems.append(f"start: must be below the last square {last}, got {board.start}")
+    elif board.start in starts:
+        problems.append(f"start: square {board.start} is where {starts[board.start]} starts; "
+                        f"start at its other end instead")
+    if problems:
+        return problems
     doomed = doomed_squares(board)
     if board.start in doomed:
         reach = reachable_squares(board)
         trapped = sorted(s for s in trapped_squares(board) if s in reach)
-        raise BoardError(f"{name}: the game can fail to end: from the start a player can reach "
-                         f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
-                         f"from which square {last} can never be reached")
+        problems.append(f"the game can fail to end: from the start a player can reach "
+                        f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
+                        f"from which square {last} can never be reached")
+    return problems
 
 
 def _successors(board: Board, square: int) -> set[int]:
@@ -301,11 +316,11 @@ def doomed_squares(board: Board) -> set[int]:
 
 
 def parse_board(text: bytes, name: str, slug: str = "") -> Board:
-    """Parse the bytes of a board file; `name` is used in error messages."""
+    """Parse the bytes of a board file (UTF-8, a byte-order mark allowed); `name` is used in error messages."""
     if len(text) > MAX_FILE_BYTES:
-        raise BoardError(f"{name}: file is {len(text):,} bytes; a board file is at most {MAX_FILE_BYTES:,}")
+        raise BoardError(f"{name}: the file has more than {MAX_FILE_BYTES:,} bytes; a board file is smaller")
     try:
-        decoded = text.decode("utf-8")
+        decoded = text.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BoardError(f"{name}: not a text file (invalid UTF-8 at byte {exc.start})") from None
     if "\x00" in decoded:
@@ -318,38 +333,61 @@ def parse_board(text: bytes, name: str, slug: str = "") -> Board:
             what, _, where = message.rpartition(" (at ")
             raise BoardError(f"{name}: {where.rstrip(')')}: invalid TOML: {what}") from None
         raise BoardError(f"{name}: invalid TOML: {message}") from None
-    return board_from_mapping(data, name, slug)
+    except RecursionError:
+        raise BoardError(f"{name}: invalid TOML: arrays or tables nested too deeply") from None
+    try:
+        return board_from_mapping(data, name, slug)
+    except RecursionError:
+        raise BoardError(f"{name}: values nested too deeply to be a board") from None
+
+
+def read_board_bytes(path: Path, name: str) -> bytes:
+    """The bytes of a regular file, at most MAX_FILE_BYTES + 1 of them (a FIFO or a device is never read)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise BoardError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise BoardError(f"{name}: cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(mode):
+        raise BoardError(f"{name}: is a folder, not a board file")
+    if not stat.S_ISREG(mode):
+        raise BoardError(f"{name}: not a regular file (a board file is plain text)")
+    try:
+        with path.open("rb") as fh:
+            return fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise BoardError(f"{name}: cannot be read ({exc.strerror})") from None
 
 
 def load_board(path: str | os.PathLike[str]) -> Board:
     """Read and validate one board file; its slug is the file name without `.toml`."""
     p = Path(path)
-    name = str(path)
-    if p.is_dir():
-        raise BoardError(f"{name}: is a folder, not a board file")
-    try:
-        text = p.read_bytes()
-    except FileNotFoundError:
-        raise BoardError(f"{name}: no such file") from None
-    except OSError as exc:
-        raise BoardError(f"{name}: cannot be read ({exc.strerror})") from None
-    return parse_board(text, name, slug=p.stem)
+    return parse_board(read_board_bytes(p, str(path)), str(path), slug=p.stem)
 
 
-def bundled_boards(directory: Path | None = None) -> dict[str, Path]:
-    """The bundled board files by slug, in name order."""
-    folder = directory or BUNDLED_BOARDS_DIR
-    return {p.stem: p for p in sorted(folder.glob("*.toml"))}
+def board_files(directory: Path) -> dict[str, Path]:
+    """The board files of a folder by slug, in name order; a file name that is not a plain slug is refused."""
+    found: dict[str, Path] = {}
+    for path in sorted(directory.glob("*.toml")):
+        if not SLUG.fullmatch(path.stem):
+            raise BoardError(f"{path}: the file name must be letters, digits, '-' and '_' (it becomes the "
+                             f"page's address), got {path.stem!r}")
+        found[path.stem] = path
+    return found
 
 
-def resolve_board(spec: str) -> Board:
-    """A board from a file path, or from a bundled board's slug."""
+def resolve_board(spec: str, folders: list[Path]) -> Board:
+    """A board from a file path, else by name from the first of `folders` that has it."""
     path = Path(spec)
     if path.suffix == ".toml" or os.sep in spec or path.exists():
         return load_board(path)
-    known = bundled_boards()
+    known: dict[str, Path] = {}
+    for folder in reversed(folders):
+        if folder.is_dir():
+            known.update({p.stem: p for p in sorted(folder.glob("*.toml")) if SLUG.fullmatch(p.stem)})
     if spec in known:
         return load_board(known[spec])
     guess = difflib.get_close_matches(spec, list(known), n=1, cutoff=0.5)
-    hint = f" (did you mean '{guess[0]}'?)" if guess else f" (bundled boards: {', '.join(known)})"
-    raise BoardError(f"{spec}: no such board file or bundled board{hint}")
+    hint = f" (did you mean '{guess[0]}'?)" if guess else f" (boards: {', '.join(sorted(known))})"
+    raise BoardError(f"{spec}: no such board file or board{hint}")

@@ -23,7 +23,7 @@ from filelock import FileLock, Timeout
 from tqdm import tqdm
 
 from compute import __version__
-from compute.boards import PROJECT_ROOT, Board, BoardError, bundled_boards, load_board
+from compute.boards import Board, BoardError, board_files, load_board
 from compute.chain import turn_chain
 from compute.checks import three_ways
 from compute.exact import distribution
@@ -37,7 +37,6 @@ SCHEMA_VERSION = 5
 SIMULATED_GAMES = 1_000_000
 SIMULATION_SEED = 20261122
 EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only
-DEFAULT_CACHE_DIR = PROJECT_ROOT / ".cache" / "results"
 
 
 def cache_key(board: Board) -> str:
@@ -128,14 +127,25 @@ def read_checked(path: Path, key: str) -> tuple[dict[str, Any] | None, str | Non
         return None, f"{path}: checksum does not match its content (truncated or edited)"
     if record.get("key") != key:
         return None, f"{path}: made for other inputs (stale key)"
+    problem = implausible(record)
+    if problem:
+        return None, f"{path}: {problem}"
     return record, None
+
+
+def implausible(record: Any) -> str | None:
+    """Why a record (with a valid checksum) cannot be right, or None: every exact value must be a reduced
+    fraction whose decimal matches it, and every probability must lie in [0, 1]."""
+    from compute.record import check_record
+
+    return check_record(record)
 
 
 @dataclass
 class ResultCache:
     """The cache folder: `<slug>-<key prefix>.json` per board."""
 
-    directory: Path = DEFAULT_CACHE_DIR
+    directory: Path
 
     def path(self, slug: str, key: str) -> Path:
         """Where the results for this slug and key live."""
@@ -150,10 +160,31 @@ class ResultCache:
         """Write a record atomically and remove older files for the same board."""
         path = self.path(record["slug"], record["key"])
         write_atomic(path, dumps(record))
-        for old in self.directory.glob(f"{record['slug']}-*.json"):
-            if old != path and len(old.stem) == len(path.stem):
+        for old in self.records():
+            if old != path and self.slug_of(old) == record["slug"]:
                 old.unlink(missing_ok=True)
         return path
+
+    def records(self) -> list[Path]:
+        """The board record files in the folder (temporary files and experiments left out)."""
+        if not self.directory.is_dir():
+            return []
+        return sorted(p for p in self.directory.iterdir() if p.suffix == ".json" and not p.name.startswith(".")
+                      and p.is_file() and self.slug_of(p))
+
+    @staticmethod
+    def slug_of(path: Path) -> str:
+        """The slug a record file belongs to ('' if the name is not `<slug>-<16 hex digits>.json`)."""
+        slug, _, key = path.stem.rpartition("-")
+        return slug if len(key) == 16 and all(c in "0123456789abcdef" for c in key) else ""
+
+    def prune(self, keep: Iterable[str]) -> list[Path]:
+        """Remove the record files of boards not in `keep` (boards deleted from the project); the files removed."""
+        wanted = set(keep)
+        gone = [p for p in self.records() if self.slug_of(p) not in wanted]
+        for path in gone:
+            path.unlink(missing_ok=True)
+        return gone
 
 
 @dataclass(frozen=True)
@@ -167,38 +198,56 @@ class Outcome:
     warning: str | None = None
 
 
-def load_all(boards_dir: Path | None = None, only: Iterable[str] = ()) -> list[Board]:
-    """Every board of the folder (or just `only`), all validated before any heavy work starts."""
-    files = bundled_boards(boards_dir)
+def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
+    """Every board of the folder (or just `only`), all validated and their cost checked before any heavy work."""
+    from compute.cost import check_cost
+
+    if not boards_dir.is_dir():
+        raise BoardError(f"{boards_dir}: no such folder of board files")
+    files = board_files(boards_dir)
     wanted = list(only)
     for slug in wanted:
         if slug not in files:
-            raise BoardError(f"{slug}: no board of that name in {boards_dir or 'site_src/boards'} "
+            raise BoardError(f"{slug}: no board of that name in {boards_dir} "
                              f"(there are: {', '.join(files) or 'none'})")
     if not files:
         raise BoardError(f"{boards_dir}: no board files (*.toml) found")
-    return [load_board(files[slug]) for slug in (wanted or files)]
+    boards = [load_board(files[slug]) for slug in (wanted or files)]
+    for board in boards:
+        check_cost(board, str(files[board.slug]))
+    return boards
 
 
-def update(boards: list[Board], cache: ResultCache, force: bool = False,
-           log: Callable[[str], None] = print, progress: bool | None = None, jobs: int = 1) -> list[Outcome]:
+def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Callable[[str], None] = print,
+           progress: bool | None = None, jobs: int = 1, prune: bool = False) -> list[Outcome]:
     """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones.
+
+    With `prune`, the records of boards that are not in `boards` are removed (the project deleted them).
+    A read-only cache still serves a run whose results are all in it.
 
     One run at a time per cache folder: a second `chutes compute` waits for the first (and then finds
     its results), so two runs never write the same files at once. Temporary files left by a run that
     was killed mid-write are removed first.
     """
-    cache.directory.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(cache.directory / ".lock")
     try:
+        cache.directory.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(cache.directory / ".lock")
         lock.acquire(timeout=1)
     except Timeout:
         log(f"waiting for another run to finish with {cache.directory}")
         lock.acquire()
+    except OSError:
+        if not force and all(cache.load(b)[0] is not None for b in boards):
+            return [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0) for b in boards]
+        raise
     try:
         for leftover in cache.directory.rglob(".*.tmp"):
             leftover.unlink(missing_ok=True)
-        return _update(boards, cache, force, log, progress, jobs)
+        outcomes = _update(boards, cache, force, log, progress, jobs)
+        if prune:
+            for gone in cache.prune(b.slug for b in boards):
+                log(f"removed {gone.name}: its board is no longer in the project")
+        return outcomes
     finally:
         lock.release()
 

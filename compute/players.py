@@ -13,6 +13,7 @@ every seat is at most Π_j P(Tⱼ > K), itself an enclosed number. Two players g
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -37,10 +38,13 @@ class Certified:
     ball: arb
 
     def json(self, digits: int = DIGITS) -> dict[str, Any]:
-        """{"decimal", "error_bound", "exact": false}: the true value is within error_bound of decimal."""
-        radius = float(self.ball.rad()) * (1 + 1e-9) + 1e-300
-        return {"decimal": self.ball.mid().str(digits + 3, radius=False), "error_bound": f"{radius:.3e}",
-                "exact": False}
+        """{"decimal", "error_bound", "exact": false}: the true value is within error_bound of decimal.
+
+        The decimal is the midpoint rounded, so the bound is |decimal − mid| + radius, computed exactly
+        and rounded up to four digits."""
+        decimal = self.ball.mid().str(digits + 3, radius=False)
+        bound = abs(Fraction(decimal) - _fraction(self.ball.mid())) + _fraction(self.ball.rad())
+        return {"decimal": decimal, "error_bound": _ceil_sci(bound), "exact": False}
 
     def contains(self, other: Certified) -> bool:
         """Whether this enclosure contains the other one entirely."""
@@ -48,6 +52,21 @@ class Certified:
 
     def __float__(self) -> float:
         return float(self.ball.mid())
+
+
+def _fraction(x: arb) -> Fraction:
+    """An exact arb (a midpoint or a radius) as a Fraction."""
+    man, exp = (int(n) for n in x.man_exp())
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _ceil_sci(x: Fraction) -> str:
+    """x ≥ 0 rounded up to four significant digits, written like f"{x:.3e}" (e.g. 5.871e-39)."""
+    if x == 0:
+        return "0.000e+00"
+    with localcontext(prec=4, rounding=ROUND_CEILING) as up:
+        mantissa, exponent = f"{up.divide(Decimal(x.numerator), Decimal(x.denominator)):.3e}".split("e")
+    return f"{mantissa}e{int(exponent):+03d}"
 
 
 @dataclass(frozen=True)

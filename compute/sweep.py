@@ -1,17 +1,23 @@
 """Run a sweep's independent pieces in parallel — a local process pool or a Dask cluster — and resume it.
 
-Each finished piece is written at once (atomically) into a folder of parts; a sweep that is
-interrupted and started again loads the parts it already has and computes only the rest. The parts
-are deleted when the whole result has been stored.
+Each finished piece is written at once (atomically) into a folder of parts, with a hash of the piece's
+own input; a sweep that is interrupted and started again loads the parts whose input is the same and
+computes only the rest (a part made for other input is never used). The parts are deleted when the whole
+result has been stored. Workers die with the process that started them.
 """
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
 import json
 import multiprocessing
 import multiprocessing.forkserver
 import os
 import shutil
+import signal
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -36,19 +42,25 @@ class PartStore:
         assert self.folder is not None
         return self.folder / f"{n:05d}.json"
 
-    def load(self, n: int) -> Any | None:
-        """A finished piece, or None if it is missing or unreadable (then it is computed again)."""
+    @staticmethod
+    def fingerprint(piece: Sequence[Any]) -> str:
+        """A hash of a piece's input: a stored result is used only for the very same input."""
+        return hashlib.sha256(json.dumps(piece, sort_keys=True, default=list).encode()).hexdigest()
+
+    def load(self, n: int, piece: Sequence[Any] = ()) -> Any | None:
+        """A finished piece made from `piece`, or None if missing, unreadable or made from other input."""
         if self.folder is None or not self._path(n).exists():
             return None
         try:
-            return json.loads(self._path(n).read_text())["value"]
-        except (OSError, ValueError, KeyError, TypeError):
+            stored = json.loads(self._path(n).read_text())
+            return stored["value"] if stored.get("input") == self.fingerprint(piece) else None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def save(self, n: int, value: Any) -> None:
-        """Keep a finished piece."""
+    def save(self, n: int, value: Any, piece: Sequence[Any] = ()) -> None:
+        """Keep a finished piece, with the fingerprint of its input."""
         if self.folder is not None:
-            write_atomic(self._path(n), json.dumps({"value": value}).encode())
+            write_atomic(self._path(n), json.dumps({"input": self.fingerprint(piece), "value": value}).encode())
 
     def clear(self) -> None:
         """Forget every piece (once the whole result is stored)."""
@@ -61,21 +73,22 @@ def run_pieces(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], jobs: 
                progress: bool | None = None) -> list[Any]:
     """fn(*piece) for every piece, in order; parallel over `jobs` processes or a Dask `scheduler`."""
     parts = parts or PartStore(None)
-    results: list[Any] = [parts.load(n) for n in range(len(pieces))]
+    results: list[Any] = [parts.load(n, piece) for n, piece in enumerate(pieces)]
     todo = [n for n, r in enumerate(results) if r is None]
     bar = tqdm(total=len(pieces), initial=len(pieces) - len(todo), desc=desc, unit="piece", leave=False,
                disable=None if progress is None else not progress)
 
     def finish(n: int, value: Any) -> None:
         results[n] = value
-        parts.save(n, value)
+        parts.save(n, value, pieces[n])
         bar.update(1)
 
     try:
         if scheduler:
             _run_dask(fn, pieces, todo, scheduler, finish)
         elif jobs > 1 and len(todo) > 1:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(fn)) as pool:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(fn),
+                                     initializer=die_with, initargs=(os.getpid(),)) as pool:
                 futures = {pool.submit(fn, *pieces[n]): n for n in todo}
                 for future in as_completed(futures):
                     finish(futures[future], future.result())
@@ -85,6 +98,33 @@ def run_pieces(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], jobs: 
     finally:
         bar.close()
     return results
+
+
+PR_SET_PDEATHSIG = 1
+WATCH_SECONDS = 0.5
+
+
+def die_with(owner: int) -> None:
+    """Make this worker end when the run that started it (process `owner`) ends, even by SIGKILL.
+
+    Workers are forked by the forkserver, not by the run itself, so besides Linux's parent-death signal
+    (which covers the forkserver) a watchdog thread checks that the run is still alive."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the watchdog alone
+        pass
+
+    def watch() -> None:
+        while True:
+            try:
+                os.kill(owner, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+            time.sleep(WATCH_SECONDS)
+
+    threading.Thread(target=watch, name="die-with-owner", daemon=True).start()
 
 
 _SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -119,7 +159,7 @@ def _run_dask(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], todo: l
         raise SweepError("--scheduler needs dask.distributed: pip install 'chutes[dask]'") from None
     try:
         client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise SweepError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
     with client:
         futures = [client.submit(fn, *pieces[n], pure=False) for n in todo]

@@ -14,7 +14,7 @@ from typing import Any
 
 from compute import __version__
 from compute.boards import Board
-from compute.cache import DEFAULT_CACHE_DIR, checksum, dumps, read_checked, write_atomic
+from compute.cache import checksum, dumps, read_checked, write_atomic
 from compute.chain import turn_chain
 from compute.experiments import (
     MAX_FACES,
@@ -31,9 +31,9 @@ from compute.floats import first_player_float
 from compute.sweep import PartStore, run_pieces
 
 SCHEMA_VERSION = 1
-DEFAULT_DIR = DEFAULT_CACHE_DIR / "experiments"  # shared with `chutes compute`
-PIECES_PER_JOB = 4  # a few pieces per worker: balanced load, and little lost if interrupted
-MIN_JUMPS_PER_PIECE = 200  # all chains of a piece are iterated together; tiny pieces waste that
+JUMPS_PER_PIECE = 200
+"""Candidates per piece of the add-jump sweep: fixed, so that a sweep resumed with another number of
+workers finds exactly the pieces it would have made (the chains of a piece are iterated together)."""
 
 
 def dice_piece(fields: dict[str, Any], faces: int) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
 
 
 def dice(board: Board, max_faces: int = MAX_FACES, jobs: int = 1, scheduler: str | None = None,
-         folder: Path | None = DEFAULT_DIR, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
+         folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Seed 003's die-size experiment for 1..max_faces faces."""
     def compute(parts: PartStore) -> dict[str, Any]:
         pieces = [(board.fields(), faces) for faces in range(1, max_faces + 1)]
@@ -86,13 +86,13 @@ def start(board: Board) -> dict[str, Any]:
 
 
 def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, scheduler: str | None = None,
-             folder: Path | None = DEFAULT_DIR, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
+             folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Seed 003's scan of every single added chute or ladder of length ≥ min_length."""
     def compute(parts: PartStore) -> dict[str, Any]:
         pairs = candidates(board, min_length)
         effects = scan_exact(board, pairs)
         changed = [[e.source, e.target] for e in effects if e.status == "changed"]
-        size = max(MIN_JUMPS_PER_PIECE, -(-len(changed) // (PIECES_PER_JOB * jobs)))
+        size = JUMPS_PER_PIECE
         pieces = [(board.fields(), changed[n:n + size]) for n in range(0, len(changed), size)]
         floats = [f for chunk in run_pieces(jump_piece, pieces, jobs, scheduler, parts, desc="added jumps",
                                             progress=progress) for f in chunk]

@@ -1,4 +1,5 @@
-"""Checks of a built site: nothing is fetched from outside it, and every internal link leads somewhere."""
+"""Checks of a built site before it is published: nothing is fetched from outside it, every internal link
+leads somewhere, and no script or event handler is on a page that the templates did not put there."""
 
 from __future__ import annotations
 
@@ -7,15 +8,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-import click
-
 URL_ATTRIBUTES = {"href", "src", "srcset", "poster", "data", "action", "formaction", "xlink:href"}
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")\s]+)""")
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
 
 
-class SiteError(click.ClickException):
-    """A built site that must not be published; the message says which file and what is wrong."""
+class SiteError(ValueError):
+    """A site that must not be published (or a template that cannot be rendered); the message is one line."""
 
 
 class _Links(HTMLParser):
@@ -61,8 +60,11 @@ def outside_references(site_dir: Path, allowed_hosts: set[str] = frozenset()) ->
     return problems
 
 
-def broken_links(site_dir: Path) -> list[str]:
-    """Every internal link or resource of the HTML pages that leads to no file, or to a missing anchor."""
+def broken_links(site_dir: Path, base_path: str = "/") -> list[str]:
+    """Every internal link or resource of the HTML pages that leads to no file, or to a missing anchor.
+
+    `base_path` is the path the site is published under (from its address): absolute links start with it."""
+    base = "/" + base_path.strip("/") + "/" if base_path.strip("/") else "/"
     parsed = {path: _parse(path) for path in sorted(site_dir.rglob("*.html"))}
     problems = []
     for path, links in parsed.items():
@@ -71,8 +73,11 @@ def broken_links(site_dir: Path) -> list[str]:
             split = urlsplit(url)
             if split.scheme or url.startswith("//") or url.startswith(("mailto:", "javascript:", "data:")):
                 continue
-            target_url = urlsplit(urljoin(page_url, url))
-            target = site_dir / unquote(target_url.path).lstrip("/")
+            target_url = urlsplit(urljoin(base + page_url.lstrip("/"), url))
+            if not target_url.path.startswith(base):
+                problems.append(f"{path.relative_to(site_dir)}:{line}: <{tag}> {url}: outside the site's address")
+                continue
+            target = site_dir / unquote(target_url.path[len(base):])
             if target.is_dir() or target_url.path.endswith("/"):
                 target = target / "index.html"
             where = f"{path.relative_to(site_dir)}:{line}: <{tag}> {url}"
@@ -83,3 +88,77 @@ def broken_links(site_dir: Path) -> list[str]:
                 if unquote(target_url.fragment) not in ids:
                     problems.append(f"{where}: no element with id '{target_url.fragment}'")
     return problems
+
+
+INERT_SCRIPT_TYPES = {"application/json", "application/ld+json"}
+FORBIDDEN_TAGS = {"iframe", "frame", "object", "embed", "base", "applet"}
+SCRIPT_SCHEMES = ("javascript:", "vbscript:", "data:text/html")
+
+
+def theme_scripts(template_dirs: list[Path]) -> list[re.Pattern[str]]:
+    """The inline scripts that the theme's templates write, as patterns (a Jinja expression matches any
+    text without quotes or tags): only these may appear on a published page."""
+    patterns = []
+    for folder in template_dirs:
+        for path in sorted(folder.rglob("*.html")):
+            for body in re.findall(r"<script>(.*?)</script>", path.read_text(encoding="utf-8"), re.S):
+                parts = re.split(r"\{\{.*?\}\}|\{%.*?%\}", body.strip())
+                patterns.append(re.compile("[^\"<]*".join(re.escape(part) for part in parts)))
+    return patterns
+
+
+class _Markup(HTMLParser):
+    """Collects what on a page can run script: script elements, event-handler attributes, script URLs."""
+
+    def __init__(self, allowed: list[re.Pattern[str]]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.allowed = allowed
+        self.found: list[tuple[int, str]] = []
+        self._script: tuple[int, str] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        line = self.getpos()[0]
+        named = dict(attrs)
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append((line, f"<{tag}> has an event handler attribute {name}"))
+            elif name in URL_ATTRIBUTES and value and value.strip().lower().startswith(SCRIPT_SCHEMES):
+                self.found.append((line, f"<{tag}> {name} runs script ({value.strip()[:30]})"))
+        if tag in FORBIDDEN_TAGS or (tag == "meta" and "http-equiv" in named):
+            self.found.append((line, f"<{tag}> is not written by the templates"))
+        if tag == "script":
+            kind = (named.get("type") or "").lower()
+            self._script = (line, "inline") if "src" not in named and kind not in INERT_SCRIPT_TYPES else None
+            self._text = []
+
+    def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._script is not None:
+            text = "".join(self._text).strip()
+            if not any(p.fullmatch(text) for p in self.allowed):
+                self.found.append((self._script[0], f"<script> not written by the templates: {text[:40]!r}"))
+            self._script = None
+
+
+def unsafe_markup(site_dir: Path, theme_dirs: list[Path]) -> list[str]:
+    """Every script, event handler or script URL on a page that the theme's templates (`theme_dirs`, MkDocs
+    Material's own included) did not write: board text that got through as markup stops the build."""
+    allowed = theme_scripts(theme_dirs)
+    problems = []
+    for path in sorted(site_dir.rglob("*.html")):
+        parser = _Markup(allowed)
+        parser.feed(path.read_text(encoding="utf-8"))
+        parser.close()
+        problems += [f"{path.relative_to(site_dir)}:{line}: {what}" for line, what in parser.found]
+    return problems
+
+
+def site_problems(site_dir: Path, theme_dirs: list[Path], site_url: str) -> list[str]:
+    """Everything that stops a built site published at `site_url` from being published (empty: publish it)."""
+    address = urlsplit(site_url)
+    return (outside_references(site_dir, {address.hostname or ""}) + broken_links(site_dir, address.path or "/")
+            + unsafe_markup(site_dir, theme_dirs))

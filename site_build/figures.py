@@ -8,9 +8,13 @@ colour-blind readers.
 from __future__ import annotations
 
 import json
+import re
+from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
+
+from site_build.words import MARKDOWN_SPECIALS
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 EXACT, SIMULATED, LADDER, CHUTE = OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[2], OKABE_ITO[3]
@@ -23,10 +27,16 @@ def to_json(fig: go.Figure) -> str:
     return safe_json({"data": data["data"], "layout": data["layout"], "config": CONFIG})
 
 
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+INERT = {ord(c): f"\\u{ord(c):04x}" for c in "<>&" + MARKDOWN_SPECIALS if c != "\\"}
+
+
 def safe_json(obj: Any) -> str:
-    """Compact JSON with no <, > or & in it, so that it can sit as text inside an HTML element."""
+    """Compact JSON that HTML and Markdown both leave alone, so that it can sit as text inside an element,
+    even one that Markdown processes (in a content tab): inside strings, <, >, & and Markdown's punctuation
+    are \\u escapes, and so is a backslash itself (Markdown would turn \\\\ into \\)."""
     text = json.dumps(obj, separators=(",", ":"), sort_keys=True, allow_nan=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return JSON_STRING.sub(lambda m: m.group(0).replace("\\\\", "\\u005c").translate(INERT), text)
 
 
 def _layout(**extra: Any) -> dict[str, Any]:
@@ -163,10 +173,10 @@ def _shown_turns(series: dict[str, Any], share: float = 0.999) -> int:
 def overlay_figure(entries: list[tuple[str, dict[str, Any]]], cumulative: bool) -> go.Figure:
     """Several boards' exact game-length curves on one chart."""
     key = "cumulative" if cumulative else "probability"
-    traces = [go.Scatter(x=s["turns"], y=s[key], mode="lines", name=title,
+    traces = [go.Scatter(x=s["turns"], y=s[key], mode="lines", name=escape(title),
                          line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2.5,
                                "dash": ("solid", "dash", "dot", "dashdot")[i % 4]},
-                         hovertemplate=f"{title}<br>turn %{{x}}: %{{y:.3%}}<extra></extra>")
+                         hovertemplate="%{fullData.name}<br>turn %{x}: %{y:.3%}<extra></extra>")
               for i, (title, s) in enumerate(entries)]
     fig = go.Figure(traces)
     longest = max(_shown_turns(s) for _, s in entries)

@@ -1,8 +1,9 @@
 """Write the site's Markdown pages and downloads from the cached JSON results (a plain, generator-free step).
 
-Pages come from the jinja2 templates in templates/, hand-written pages and assets from site_src/.
-Only files whose content changed are rewritten, and files no longer produced are removed, so a
-live-reloading preview does not loop and a deleted board disappears from the site.
+Pages come from the jinja2 templates, hand-written pages and assets from site_src/ (a project's own files
+first, then the package's defaults: see `site_build.project`). Only files whose content changed are
+rewritten, and files no longer produced are removed, so a live-reloading preview does not loop and a
+deleted board disappears from the site. Text from board files goes through `words.plain`.
 """
 
 from __future__ import annotations
@@ -19,13 +20,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 
 from site_build import figures
 from site_build.checks import SiteError
+from site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from site_build.tables import board_tables, overlay_table
 from site_build.words import FILTERS
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES_DIR = ROOT / "templates"
-SITE_SRC_DIR = ROOT / "site_src"
-DOCS_DIR = ROOT / ".cache" / "docs"
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 SKIP_SOURCES = {"boards"}
 
@@ -57,8 +55,8 @@ class BoardPage:
         return f"data/{self.slug}-distribution.csv"
 
 
-def _environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(TEMPLATES_DIR), undefined=StrictUndefined, autoescape=False,
+def _environment(templates: list[Path]) -> Environment:
+    env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)
     return env
@@ -119,9 +117,12 @@ def board_figures(page: BoardPage) -> dict[str, str]:
     return {name: figures.to_json(fig) for name, fig in figs.items()}
 
 
-def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]:
-    """Every file of the generated docs folder: relative path → text, bytes, or a file to copy."""
-    env = _environment()
+def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = None,
+                 sources: list[Path] | None = None) -> dict[str, str | bytes | Path]:
+    """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
+
+    `templates` and `sources` are searched in order (a project's folder before the package's defaults)."""
+    env = _environment(templates or [DEFAULT_TEMPLATES])
     pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
     files: dict[str, str | bytes | Path] = {}
     common = {"boards": pages}
@@ -143,15 +144,16 @@ def render_pages(records: list[dict[str, Any]]) -> dict[str, str | bytes | Path]
         files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
         files[page.fraction_file] = _fraction_text(page.record)
         files[page.csv_file] = _distribution_csv(page.record)
-    for source in sorted(SITE_SRC_DIR.rglob("*")):
-        rel = source.relative_to(SITE_SRC_DIR)
-        if source.is_file() and rel.parts[0] not in SKIP_SOURCES:
-            files[rel.as_posix()] = source
+    for folder in reversed(sources or [DEFAULT_SITE_SRC]):
+        for source in sorted(folder.rglob("*")):
+            rel = source.relative_to(folder)
+            if source.is_file() and rel.parts[0] not in SKIP_SOURCES and not rel.name.startswith("."):
+                files[rel.as_posix()] = source
     files["assets/javascripts/plotly.min.js"] = PLOTLY_JS
     return files
 
 
-def write_docs(files: dict[str, str | bytes | Path], out_dir: Path = DOCS_DIR) -> list[str]:
+def write_docs(files: dict[str, str | bytes | Path], out_dir: Path) -> list[str]:
     """Make `out_dir` hold exactly `files`, touching only what changed; the changed paths."""
     changed = []
     for rel, content in files.items():
@@ -174,10 +176,11 @@ def write_docs(files: dict[str, str | bytes | Path], out_dir: Path = DOCS_DIR) -
     return changed
 
 
-def render(record_files: list[Path], out_dir: Path = DOCS_DIR) -> list[str]:
+def render(record_files: list[Path], out_dir: Path, templates: list[Path] | None = None,
+           sources: list[Path] | None = None) -> list[str]:
     """Read cached result files and write the docs folder; the paths that changed."""
     records = [json.loads(Path(p).read_text()) for p in record_files]
-    return write_docs(render_pages(records), out_dir)
+    return write_docs(render_pages(records, templates, sources), out_dir)
 
 
 def nav(docs_dir: Path) -> list[Any]:

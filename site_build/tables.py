@@ -6,17 +6,16 @@ table and a pointer to the full data on the data page, to keep pages light.
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
-from site_build.words import percent, rounded
+from site_build.words import percent, plain, rounded
 
 
 def html_table(headers: list[str], rows: list[list[Any]], caption: str) -> str:
     """A plain accessible table (caption, header cells with scope)."""
-    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return (f'<table class="chart-table" tabindex="0"><caption>{escape(caption)}</caption>'
+    head = "".join(f'<th scope="col">{plain(h)}</th>' for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{plain(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return (f'<table class="chart-table" tabindex="0"><caption>{plain(caption)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 

@@ -5,6 +5,7 @@ These only format values already computed by the compute stage (given as floats 
 
 from __future__ import annotations
 
+import json
 from decimal import ROUND_HALF_EVEN, Decimal
 
 
@@ -57,6 +58,25 @@ def start_square(square: int) -> str:
     return "off the board (square 0)" if square == 0 else f"on square {square}"
 
 
-FILTERS = {"number": number, "rounded": rounded, "signed": signed, "signed_percent": signed_percent,
-           "percent": percent, "per_thousand": per_thousand,
+MARKDOWN_SPECIALS = "\\`*_{}[]()#+-.!|:~^=$%"
+"""ASCII punctuation that Markdown or its extensions may read as syntax (links, emphasis, code, attribute
+lists, tables, abbreviations, math, templates)."""
+_ENTITIES = {ord(c): f"&#{ord(c)};" for c in MARKDOWN_SPECIALS + "&<>\"'"}
+
+
+def plain(text: str) -> str:
+    """Text from a board file (a title, a source) made inert wherever it lands in a page: Markdown text, a
+    table cell, raw HTML, an attribute. It is put on one line, HTML-escaped, and Markdown's punctuation is
+    written as numeric character references, which Markdown leaves alone and browsers show as typed."""
+    return " ".join(str(text).split()).translate(_ENTITIES)
+
+
+def front_matter(text: str) -> str:
+    """Board text as a YAML front-matter title. The theme writes the page title into <title>, the navigation
+    and the heading without escaping it, so the value is the `plain` form."""
+    return json.dumps(plain(text))
+
+
+FILTERS = {"md": plain, "front_matter": front_matter, "number": number, "rounded": rounded, "signed": signed,
+           "signed_percent": signed_percent, "percent": percent, "per_thousand": per_thousand,
            "plural": plural, "overshoot_rule": overshoot_rule, "start_square": start_square}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
-import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -11,11 +13,35 @@ from pathlib import Path
 
 import pytest
 
-from compute.boards import Board, bundled_boards, load_board
+from compute.boards import Board, board_files, load_board
 from compute.chain import TurnChain, turn_chain
+from site_build.project import BUNDLED_BOARDS, Project
 
 DATA = Path(__file__).parent / "data"
+REPOSITORY = Path(__file__).parent.parent
+
+
+def bundled_boards() -> dict[str, Path]:
+    """The bundled board files by slug."""
+    return board_files(BUNDLED_BOARDS)
+
+
 BUNDLED = list(bundled_boards())
+CHUTES = [sys.executable, "-m", "chutes"]
+
+
+def chutes(*args: str, timeout: float = 600, **kw) -> subprocess.CompletedProcess[str]:
+    """The command line in a process of its own (for exit codes, stderr and signals)."""
+    return subprocess.run([*CHUTES, *args], capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def new_project(root: Path, slugs: list[str] = ("tiny",), **paths: Path) -> Project:
+    """A site project in `root`: the repository's mkdocs.yml and copies of some bundled boards."""
+    (root / "site_src" / "boards").mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
+    for slug in slugs:
+        shutil.copy(bundled_boards()[slug], root / "site_src" / "boards" / f"{slug}.toml")
+    return Project.at(root, **paths)
 
 
 @cache
@@ -64,19 +90,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, site_http: ThreadingHTT
     Its site_url is the test server's address: Material's instant navigation only takes over links
     listed in sitemap.xml under the same host and port.
     """
+    from chutes.cli import compute_stage
     from site_build.pipeline import build_site
 
-    root = tmp_path_factory.mktemp("built")
+    project = new_project(tmp_path_factory.mktemp("built"), BUNDLED)
     url = f"http://127.0.0.1:{site_http.server_address[1]}/"
-    saved = os.environ.get("CHUTES_SITE_URL")
-    os.environ["CHUTES_SITE_URL"] = url
-    try:
-        site = build_site(site_dir=root / "site", docs_dir=root / "docs")
-    finally:
-        if saved is None:
-            del os.environ["CHUTES_SITE_URL"]
-        else:
-            os.environ["CHUTES_SITE_URL"] = saved
+    site = build_site(project, compute_stage(quiet=True), url)
     site_http.RequestHandlerClass = functools.partial(_QuietHandler, directory=str(site))
     return site
 
@@ -91,7 +110,7 @@ def bundled_records(built_site: Path) -> list[dict]:
     """The cached result records of the bundled boards, as the site was built from them."""
     from compute.cache import ResultCache
 
-    cache = ResultCache()
+    cache = ResultCache(built_site.parent / ".cache" / "results")
     records = []
     for slug in BUNDLED:
         record, problem = cache.load(board(slug))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compute.boards import BoardError, load_board, parse_board, resolve_board
+from compute.boards import BoardError, board_files, load_board, parse_board, resolve_board
+from site_build.project import BUNDLED_BOARDS
 from tests.conftest import BUNDLED
 
 GOOD = """title = "t"
@@ -30,7 +33,7 @@ def err(text: str | bytes) -> str:
 def test_bundled_boards_load():
     assert set(BUNDLED) >= {"classic", "classic-47", "classic-pass", "noordenbos", "tiny"}
     for slug in BUNDLED:
-        board = resolve_board(slug)
+        board = resolve_board(slug, [BUNDLED_BOARDS])
         assert board.slug == slug and board.source
 
 
@@ -56,7 +59,7 @@ CASES = [
     (GOOD.replace("die = 6", "die = true"), "die: expected a whole number"),
     (GOOD.replace("die = 6", "dice = 6"), "unknown key 'dice' (did you mean 'die'?)"),
     (GOOD.replace("ladders", "ladder"), "unknown key 'ladder' (did you mean 'ladders'?)"),
-    (GOOD.replace('title = "t"\n', ""), "title: missing"),
+    (GOOD.replace("squares = 20\n", ""), "squares: missing"),
     (GOOD.replace("[3, 11]", "[3, 11, 12]"), "ladders[0]: each jump is a pair [from, to]"),
     (GOOD.replace("[[3, 11]]", "[3, 11]"), "ladders[0]: expected a list"),
     (GOOD + 'overshoot = "wrap"\n', 'overshoot: must be one of "stay", "bounce", "pass"'),
@@ -94,7 +97,7 @@ def test_missing_file_and_folder(tmp_path):
 
 def test_unknown_slug_suggests():
     with pytest.raises(BoardError, match="did you mean 'classic'"):
-        resolve_board("clasic")
+        resolve_board("clasic", [BUNDLED_BOARDS])
 
 
 @settings(max_examples=200, deadline=None)
@@ -109,3 +112,54 @@ def test_validator_never_crashes(data):
         board_from_mapping(data, "h.toml")
     except BoardError as exc:
         assert "\n" not in str(exc) and str(exc).startswith("h.toml: ")
+
+
+def test_title_defaults_to_the_file_name_and_source_is_optional(tmp_path):
+    path = tmp_path / "my-board.toml"
+    path.write_text(GOOD.replace('title = "t"\n', "").replace('source = "test"\n', ""))
+    board = load_board(path)
+    assert board.title == "my-board" and board.source == ""
+
+
+def test_every_problem_of_a_file_is_reported_at_once():
+    message = err(GOOD.replace("[3, 11]", "[11, 3]").replace("[17, 4]", "[4, 17]") + "start = 20\n")
+    assert "a ladder goes up" in message and "a chute goes down" in message and "start: must be below" in message
+    message = err(GOOD.replace("die = 6", "die = 0").replace("squares = 20", 'squares = "x"'))
+    assert "die: input should be greater" in message and "squares: expected a whole number" in message
+
+
+def test_a_byte_order_mark_is_accepted():
+    assert parse_board(b"\xef\xbb\xbf" + GOOD.encode(), "b.toml").squares == 20
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('"a[0]" = 1\n' + GOOD, "unknown key 'a[0]'"),
+    ("x = " + "[" * 600 + "]" * 600 + "\n" + GOOD, "nested too deeply"),
+    ("ladders = " + "[" * 600 + "]" * 600 + "\n" + GOOD.replace("ladders = [[3, 11]]\n", ""), "nested too deeply"),
+])
+def test_odd_keys_and_deep_nesting_are_one_line(text, expected):
+    assert expected in err(text)
+
+
+def test_special_files_are_refused_without_reading_them(tmp_path):
+    fifo = tmp_path / "x.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(BoardError, match="not a regular file"):
+        load_board(fifo)
+    zero = tmp_path / "zero.toml"
+    zero.symlink_to("/dev/zero")
+    with pytest.raises(BoardError, match="not a regular file"):
+        load_board(zero)
+    big = tmp_path / "big.toml"
+    with big.open("wb") as fh:
+        fh.truncate(3_000_000_000)  # sparse: only the first megabyte is ever read
+    with pytest.raises(BoardError, match="more than 1,000,000 bytes"):
+        load_board(big)
+
+
+@pytest.mark.parametrize("name", ["..toml", "#.toml", "b?.toml", "a%b.toml", "new\nline.toml", ".hidden.toml"])
+def test_file_names_that_are_not_slugs_are_refused(tmp_path, name):
+    (tmp_path / "good.toml").write_text(GOOD)
+    (tmp_path / name).write_text(GOOD)
+    with pytest.raises(BoardError, match="the file name must be letters, digits"):
+        board_files(tmp_path)

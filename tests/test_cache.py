@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from compute.boards import BUNDLED_BOARDS_DIR, load_board
+from compute.boards import load_board
 from compute.cache import ResultCache, cache_key, load_all, update
 from compute.numbers import fraction_from_json
+from site_build.project import BUNDLED_BOARDS
 
 
 @pytest.fixture
@@ -20,8 +21,8 @@ def boards_dir(tmp_path: Path) -> Path:
     """A folder with two small boards."""
     folder = tmp_path / "boards"
     folder.mkdir()
-    shutil.copy(BUNDLED_BOARDS_DIR / "tiny.toml", folder / "tiny.toml")
-    text = (BUNDLED_BOARDS_DIR / "tiny.toml").read_text().replace("die = 6", "die = 4")
+    shutil.copy(BUNDLED_BOARDS / "tiny.toml", folder / "tiny.toml")
+    text = (BUNDLED_BOARDS / "tiny.toml").read_text().replace("die = 6", "die = 4")
     (folder / "tiny-d4.toml").write_text(text)
     return folder
 
@@ -113,7 +114,7 @@ def test_no_temporary_files_are_left(boards_dir: Path, tmp_path: Path) -> None:
 
 
 def _chutes(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from site_build.cli import entry; entry()", *args],
+    return subprocess.run([sys.executable, "-m", "chutes", *args],
                           capture_output=True, text=True, timeout=300)
 
 
@@ -137,7 +138,7 @@ def test_cli_compute_only_and_bad_board(boards_dir: Path, tmp_path: Path) -> Non
 def test_stages_stay_apart() -> None:
     """The compute stage never loads the web stack; the build stage's modules never load the mathematics."""
     web = ("jinja2", "plotly", "mkdocs", "material")
-    probe = ("import sys, compute.cli, compute.cache, compute.report; "
+    probe = ("import sys, chutes.cli, compute.cache, compute.report; "
              f"print([m for m in sys.modules if m.split('.')[0] in {web!r}])")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -13,7 +13,7 @@ from tests.test_figures import seed_fraction
 
 
 def chutes(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from compute.cli import entry; entry()", *args],
+    return subprocess.run([sys.executable, "-m", "chutes", *args],
                           capture_output=True, text=True, timeout=300)
 
 

@@ -203,7 +203,7 @@ def test_an_interrupted_scan_resumes_from_its_pieces(tmp_path, monkeypatch) -> N
 
 
 def _chutes(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from site_build.cli import entry; entry()", *args],
+    return subprocess.run([sys.executable, "-m", "chutes", *args],
                           capture_output=True, text=True, timeout=300)
 
 

@@ -1,4 +1,5 @@
-"""Several players from any squares: seed 004's figures, exact two-player values, certified enclosures, simulation."""
+"""Several players from any squares: seed 004's figures, exact two-player values, certified enclosures, simulation,
+printed decimals within their error bounds of exact three-player values."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from conftest import board, chain
-from flint import arb, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpq_mat
 
+from compute.boards import board_from_mapping
+from compute.chain import turn_chain
 from compute.exact import expected_turns
-from compute.players import position_chances, race, seat_chances
+from compute.players import DIGITS, position_chances, race, seat_chances
 from compute.simulate import game_lengths
 from compute.twoplayer import first_player_wins, pair_wins
 
@@ -95,7 +98,7 @@ def test_agreement_with_simulation(slug: str, squares: list[int]) -> None:
 
 
 def _chutes(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from site_build.cli import entry; entry()", *args],
+    return subprocess.run([sys.executable, "-m", "chutes", *args],
                           capture_output=True, text=True, timeout=300)
 
 
@@ -116,3 +119,86 @@ def test_solve_players_and_positions_commands() -> None:
                 ("--positions", "0,48")):
         failed = _chutes("solve", "classic", *bad)
         assert failed.returncode == 2 and len(failed.stderr.strip().splitlines()) == 1, failed.stderr
+
+
+def _three_player_exact(b) -> list[Fraction]:
+    """Each seat's chance to win, three players from the start, by one exact linear solve over the states
+    (squares of the three players, whose turn), roll by roll (a roll-again face keeps the turn)."""
+    first = (b.start,) * 3 + (0,)
+    index, todo = {first: 0}, [first]
+    moves = []  # per state: its index and, per roll, (the seat that wins or -1, the next state or None)
+    while todo:
+        state = todo.pop()
+        *squares, turn = state
+        out = []
+        for roll in range(1, b.die + 1):
+            nxt = b.move(squares[turn], roll)
+            if nxt == b.squares:
+                out.append((turn, None))
+                continue
+            after = list(squares)
+            after[turn] = nxt
+            following = (*after, turn if roll == b.roll_again_on else (turn + 1) % 3)
+            if following not in index:
+                index[following] = len(index)
+                todo.append(following)
+            out.append((-1, index[following]))
+        moves.append((index[state], out))
+    n = len(index)
+    system = [[0] * n for _ in range(n)]
+    rhs = [[0] * 3 for _ in range(n)]
+    for i, out in moves:
+        system[i][i] += b.die
+        for seat, j in out:
+            if j is None:
+                rhs[i][seat] += 1
+            else:
+                system[i][j] -= 1
+    solution = fmpq_mat(n, n, [x for row in system for x in row]).solve(
+        fmpq_mat(n, 3, [x for row in rhs for x in row]))
+    return [Fraction(int(solution[0, k].p), int(solution[0, k].q)) for k in range(3)]
+
+
+SMALL_BOARDS = {
+    "stay": dict(squares=8, die=4, overshoot="stay", ladders=[[2, 5]], chutes=[[7, 3]]),
+    "bounce": dict(squares=7, die=3, overshoot="bounce", ladders=[[1, 4]], chutes=[[6, 2]]),
+    "pass": dict(squares=8, die=6, overshoot="pass", ladders=[[3, 6]], chutes=[[5, 1]]),
+    "roll-again": dict(squares=7, die=4, overshoot="stay", roll_again_on=4, ladders=[[2, 5]], chutes=[[6, 1]]),
+    "roll-again-bounce": dict(squares=6, die=3, overshoot="bounce", roll_again_on=3, ladders=[], chutes=[[5, 2]]),
+}
+
+
+def _within(entry: dict, exact: Fraction) -> bool:
+    """Whether `exact` lies within the printed error bound of the printed decimal."""
+    return abs(Fraction(entry["decimal"]) - exact) <= Fraction(entry["error_bound"])
+
+
+@pytest.mark.parametrize("name", SMALL_BOARDS)
+def test_three_players_printed_decimal_is_within_error_bound_of_exact_value(name: str) -> None:
+    b = board_from_mapping(dict(title=name, source="test", **SMALL_BOARDS[name]), "test")
+    exact = _three_player_exact(b)
+    assert sum(exact) == 1
+    c = turn_chain(b)
+    for digits in (18, 25, 31, DIGITS):  # each board has some precision where the old bound (the radius) fell short
+        result = race(c, [b.start] * 3, digits)
+        for w, x in zip(result.wins, exact):
+            assert w.ball.contains(_exact_ball(x))
+            entry = w.json(digits)
+            assert entry["exact"] is False and _within(entry, x), (name, digits, entry, float(x))
+        for entry, x in zip(seat_chances(c, 3, digits), exact):
+            assert _within(entry, x), (name, digits, entry, float(x))
+
+
+def _exact(x: arb) -> Fraction:
+    """An exact arb (a midpoint or a radius) as a Fraction."""
+    man, exp = (int(n) for n in x.man_exp())
+    return Fraction(man) * Fraction(2) ** exp
+
+
+def test_classic_three_players_printed_decimal_is_within_error_bound_of_a_finer_run() -> None:
+    """The printed decimal is a rounded midpoint: its error bound must cover the rounding too (it once did not)."""
+    c = chain("classic")
+    fine = race(c, [0, 0, 0], digits=60).wins
+    for entry, w in zip(seat_chances(c, 3), fine):
+        assert abs(Fraction(entry["decimal"]) - _exact(w.ball.mid())) <= (
+            Fraction(entry["error_bound"]) - _exact(w.ball.rad())), entry

@@ -14,9 +14,8 @@ import pytest
 from conftest import bundled_boards
 from test_boards import CASES
 
-import site_build.cli  # noqa: F401  (registers `build` and `serve` on the command group)
+from chutes.cli import run
 from compute.cache import checksum
-from compute.cli import run
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -69,7 +68,7 @@ def test_a_bad_board_among_good_ones_stops_the_build_cleanly(built: dict[str, Pa
 
 
 def _chutes(*args: str, **kw) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from site_build.cli import entry; entry()", *args],
+    return subprocess.run([sys.executable, "-m", "chutes", *args],
                           capture_output=True, text=True, timeout=600, **kw)
 
 
@@ -111,7 +110,7 @@ def _two_boards(tmp_path: Path) -> Path:
 def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path) -> None:
     boards, cache = _two_boards(tmp_path), tmp_path / "cache"
     for delay in (1.5, 3.5):
-        proc = subprocess.Popen([sys.executable, "-c", "from site_build.cli import entry; entry()", "compute",
+        proc = subprocess.Popen([sys.executable, "-m", "chutes", "compute",
                                  "--boards", str(boards), "--cache", str(cache), "--force"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         time.sleep(delay)
@@ -129,7 +128,7 @@ def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path) -> None:
 
 def test_two_computes_at_once_do_not_corrupt_the_cache(tmp_path: Path) -> None:
     boards, cache = _two_boards(tmp_path), tmp_path / "cache"
-    command = [sys.executable, "-c", "from site_build.cli import entry; entry()", "compute", "--boards", str(boards),
+    command = [sys.executable, "-m", "chutes", "compute", "--boards", str(boards),
                "--cache", str(cache)]
     procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = [p.communicate(timeout=600) for p in procs]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import new_project
 
+from chutes.cli import compute_stage
 from site_build import pages, pipeline
 from site_build.checks import SiteError, broken_links, outside_references
+from site_build.project import DEFAULT_TEMPLATES
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -80,18 +82,19 @@ def test_checks_catch_outside_urls_and_broken_links(tmp_path: Path) -> None:
     assert any("missing.png" in p for p in broken)
 
 
-def test_rebuild_gives_identical_bytes(tmp_path: Path, small_boards: Path, monkeypatch) -> None:
+def test_rebuild_gives_identical_bytes(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795000000")
-    cache = tmp_path / "cache"
-    first = pipeline.build_site(small_boards, cache, tmp_path / "one", tmp_path / "docs1")
-    second = pipeline.build_site(small_boards, cache, tmp_path / "two", tmp_path / "docs2")
+    one = new_project(tmp_path / "one")
+    two = new_project(tmp_path / "two", cache_dir=one.cache_dir)
+    first = pipeline.build_site(one, compute_stage(quiet=True))
+    second = pipeline.build_site(two, compute_stage(quiet=True))
     assert _files(first) == _files(second)
-    assert _files(tmp_path / "docs1") == _files(tmp_path / "docs2")
+    assert _files(one.docs_dir) == _files(two.docs_dir)
 
 
-def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, small_boards: Path, monkeypatch) -> None:
-    cache, site = tmp_path / "cache", tmp_path / "site"
-    pipeline.build_site(small_boards, cache, site, tmp_path / "docs")
+def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) -> None:
+    project = new_project(tmp_path / "project")
+    site = pipeline.build_site(project, compute_stage(quiet=True))
     before = _files(site)
     real = pages.render_pages
 
@@ -102,9 +105,9 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, small_boards: P
 
     monkeypatch.setattr(pages, "render_pages", with_cdn)
     with pytest.raises(SiteError, match="cdn.example.com"):
-        pipeline.build_site(small_boards, cache, site, tmp_path / "docs")
+        pipeline.build_site(project, compute_stage(quiet=True))
     assert _files(site) == before
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site-")] == [], "no staging folder is left"
+    assert [p.name for p in site.parent.iterdir() if ".chutes-" in p.name] == [], "no staging folder is left"
 
 
 def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path, bundled_records: list[dict]) -> None:
@@ -118,11 +121,10 @@ def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path, bun
 
 def test_a_broken_template_is_one_line_naming_it(bundled_records: list[dict], tmp_path: Path, monkeypatch) -> None:
     templates = tmp_path / "templates"
-    shutil.copytree(pages.TEMPLATES_DIR, templates)
+    templates.mkdir()
     (templates / "data.md.j2").write_text("# Data\n\n{% for p in boards %}\n{{ p.nothing_here }\n")
-    monkeypatch.setattr(pages, "TEMPLATES_DIR", templates)
     with pytest.raises(SiteError, match=r"^templates/data.md.j2:4: "):
-        pages.render_pages(bundled_records)
+        pages.render_pages(bundled_records, [templates, DEFAULT_TEMPLATES])
     (templates / "data.md.j2").write_text("{{ boards[0].no_such_field }}\n")
     with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*no_such_field"):
-        pages.render_pages(bundled_records)
+        pages.render_pages(bundled_records, [templates, DEFAULT_TEMPLATES])

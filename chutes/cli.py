@@ -1,0 +1,483 @@
+"""The `chutes` command line: solve and simulate boards, fill the results cache, build and preview the site.
+
+Heavy modules are imported inside the commands that use them, so that a quick command starts quickly.
+Bad input ends with exit status 2 and one line on standard error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from compute import __version__
+
+if TYPE_CHECKING:
+    from compute.boards import Board
+    from site_build.project import Project
+
+EXIT_BAD_INPUT = 2
+MAX_DIE = 20  # kept equal to compute.boards.MAX_DIE by a test (not imported: it would load pydantic)
+PLAIN_DIGITS = frozenset("0123456789")
+
+
+def _emit_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, indent=1, sort_keys=True))
+
+
+def _say(message: str) -> None:
+    click.echo(f"chutes: {message}", err=True)
+
+
+def _project(path: Path | None, need_config: bool = True, **overrides: Path | None) -> Project:
+    from site_build.project import Project
+
+    return Project.at(path, need_config=need_config, **overrides)
+
+
+def _board(spec: str, project: Path | None = None) -> Board:
+    """A board file, else a board of the project in the working directory (or --project), else a bundled one."""
+    from compute.boards import resolve_board
+    from compute.cost import check_cost
+    from site_build.project import BUNDLED_BOARDS, Project
+
+    here = Project.at(project, need_config=False)
+    folders = [here.boards_dir] if here.config_file.is_file() and here.boards_dir.is_dir() else []
+    board = resolve_board(spec, [*folders, BUNDLED_BOARDS])
+    check_cost(board, spec)
+    return board
+
+
+def _project_option(fn):
+    return click.option("--project", type=click.Path(file_okay=False, path_type=Path), default=None,
+                        help="The site project (the folder holding mkdocs.yml) [default: the working directory].")(fn)
+
+
+@click.group(help="Exact analysis of Chutes and Ladders boards, published as a static website.")
+@click.version_option(__version__, prog_name="chutes")
+def main() -> None:
+    """Entry point group."""
+
+
+# --- answers on the command line ---------------------------------------------------------------------------
+
+
+@main.command(help="Solve BOARD (a .toml file or a board's name) exactly.")
+@click.argument("board")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
+@click.option("--positions", metavar="A,B,...",
+              help="Squares of 2 to 8 players, the first listed moving first: each one's chance to win "
+                   "(exact for two players, certified decimals for more).")
+@click.option("--players", type=click.IntRange(2, 8), default=None,
+              help="Number of players starting together: each seat's chance to win.")
+@_project_option
+def solve(board: str, as_json: bool, positions: str | None, players: int | None, project: Path | None) -> None:
+    """Solve a board, or a race between players on it."""
+    if positions is not None and players is not None:
+        raise click.UsageError("give either --positions or --players, not both")
+    b = _board(board, project)
+    started = time.perf_counter()
+    if positions is not None or players is not None:
+        squares = _parse_positions(positions, b) if positions is not None else [b.start] * players
+        result = _race_json(b, squares, positions is not None)
+        if as_json:
+            _emit_json(result)
+        else:
+            _print_race(b, result)
+        return
+    from compute.report import solve as solve_board
+    from compute.report import summary
+
+    result = solve_board(b)
+    if as_json:
+        _emit_json(result)
+    else:
+        click.echo(summary(result))
+        click.echo(f"  (solved in {time.perf_counter() - started:.2f} s)")
+
+
+def _race_json(b: Board, squares: list[int], given: bool) -> dict[str, Any]:
+    from compute.chain import turn_chain
+    from compute.players import position_chances, race
+    from compute.report import board_json
+
+    chain = turn_chain(b)
+    out: dict[str, Any] = {"board": board_json(b)}
+    out["positions" if given else "players"] = squares if given else len(squares)
+    result = race(chain, squares)
+    out["win_probabilities"] = position_chances(chain, squares, result=result)
+    out["expected_rounds"] = result.rounds.json()
+    return out
+
+
+def _print_race(b: Board, result: dict[str, Any]) -> None:
+    click.echo(f"{_printable(b.title)}")
+    for w in result["win_probabilities"]:
+        if w["exact"]:
+            how = f"exactly {w['numerator']}/{w['denominator']}"
+            if len(how) > 60:
+                how = f"exactly: a fraction of {len(w['denominator']):,} digits, see --json"
+        else:
+            how = f"± {w['error_bound']}"
+        click.echo(f"  Seat {w['seat']} (on square {w['square']}) wins with probability {w['decimal']} ({how})")
+    click.echo(f"  Expected rounds until someone wins: {result['expected_rounds']['decimal'][:20]}")
+
+
+def _printable(text: str) -> str:
+    """Board text for a terminal: control characters (escape sequences, newlines) shown as their code."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
+def _parse_positions(text: str, board: Board) -> list[int]:
+    from compute.chain import safe_squares
+
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p and set(p) <= PLAIN_DIGITS for p in parts):
+        raise click.BadParameter(f"expected squares (plain digits 0-9) separated by commas, got {text!r}",
+                                 param_hint="--positions")
+    squares = [int(p) for p in parts]
+    if not 2 <= len(squares) <= 8:
+        raise click.BadParameter(f"give 2 to 8 squares (got {len(squares)})", param_hint="--positions")
+    safe = set(safe_squares(board))
+    for sq in squares:
+        if not 0 <= sq < board.squares:
+            raise click.BadParameter(f"square {sq} is not on the board (0 to {board.squares - 1})",
+                                     param_hint="--positions")
+        if sq not in safe:
+            why = ("is the foot of a jump; no turn starts there" if sq in board.jumps
+                   else "can lead to a game that never ends")
+            raise click.BadParameter(f"square {sq} {why}", param_hint="--positions")
+    return squares
+
+
+@main.command(help="Simulate one- and two-player games on BOARD, reproducibly.")
+@click.argument("board")
+@click.option("--games", type=click.IntRange(1, 10**9), default=1_000_000, show_default=True,
+              help="Number of two-player games (played in batches: memory stays small).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Random seed; the same seed gives the same games.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
+@_project_option
+def simulate(board: str, games: int, seed: int, as_json: bool, project: Path | None) -> None:
+    """Simulate games and compare with the exact values."""
+    from compute.chain import turn_chain
+    from compute.exact import expected_turns
+    from compute.numbers import decimal_string
+    from compute.simulate import simulate_summary
+    from compute.twoplayer import first_player_wins
+
+    b = _board(board, project)
+    started = time.perf_counter()
+    summary = simulate_summary(b, games, seed)
+    elapsed = time.perf_counter() - started
+    one, two = summary.mean_turns, summary.first_player
+    chain = turn_chain(b)
+    exact_mean = expected_turns(chain)[chain.start]
+    exact_first = first_player_wins(chain)
+    result = {
+        "board": b.slug or board, "games": games, "seed": seed,
+        "mean_turns": {"estimate": one.value, "ci95": [one.low, one.high],
+                       "exact": decimal_string(exact_mean, 20), "inside_ci": one.contains(float(exact_mean))},
+        "first_player_wins": {"estimate": two.value, "ci95": [two.low, two.high],
+                              "exact": decimal_string(exact_first, 20),
+                              "inside_ci": two.contains(float(exact_first))},
+        "shortest_seen": summary.shortest, "longest_seen": summary.longest,
+    }
+    if as_json:
+        _emit_json(result)
+        return
+    click.echo(f"{_printable(b.title)}: {games:,} two-player games (seed {seed}), "
+               f"{2 * games / elapsed / 1e6:.1f} million one-player games per second")
+    click.echo(f"  Average length: {one.value:.4f} turns (95% interval {one.low:.4f} to {one.high:.4f}); "
+               f"exact {float(exact_mean):.4f}")
+    click.echo(f"  First player won {two.value:.5f} (95% interval {two.low:.5f} to {two.high:.5f}); "
+               f"exact {float(exact_first):.5f}")
+    click.echo(f"  Shortest game seen: {result['shortest_seen']} turns; longest: {result['longest_seen']} turns")
+
+
+# --- the site -----------------------------------------------------------------------------------------------
+
+
+def _paths(fn):
+    fn = click.option("--boards", "boards_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                      help="Folder of board files [default: the project's site_src/boards].")(fn)
+    fn = click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                      help="Cache folder [default: the project's .cache/results].")(fn)
+    return _project_option(fn)
+
+
+def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False):
+    """The compute stage as the build stage calls it: bring the cache up to date, return the record files."""
+    def records(project: Project) -> list[Path]:
+        from compute.cache import ResultCache, load_all, update
+
+        boards = load_all(project.boards_dir, only)
+        cache = ResultCache(project.cache_dir)
+        outcomes = update(boards, cache, force=force, log=_say, jobs=os.cpu_count() or 1, prune=not only)
+        for o in outcomes if not quiet else ():
+            what = f"computed in {o.seconds:.1f} s" if o.computed else "up to date"
+            click.echo(f"  {o.slug}: {what} ({o.path.name})", err=True)
+        return [o.path for o in outcomes]
+
+    return records
+
+
+@main.command(name="compute", help="Solve every board of the project's site_src/boards/ exactly and cache the "
+                                    "results as JSON (unchanged boards are not recomputed).")
+@click.option("--only", multiple=True, metavar="SLUG", help="Only this board (repeatable).")
+@click.option("--force", is_flag=True, help="Recompute even when the cache is up to date.")
+@_paths
+def compute_command(only: tuple[str, ...], force: bool, boards_dir: Path | None, cache_dir: Path | None,
+                    project: Path | None) -> None:
+    """Update the results cache."""
+    compute_stage(only, force)(_project(project, boards_dir=boards_dir, cache_dir=cache_dir))
+
+
+@main.command(help="Build the website into the project's site/: compute (cached), write the pages, run MkDocs, "
+                   "check the result, publish it.")
+@click.option("--force", is_flag=True, help="Recompute every board even when the cache is up to date.")
+@click.option("--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to put the site [default: the project's site/]; only a folder made by chutes is replaced.")
+@click.option("--site-url", metavar="URL", default=None,
+              help="The address the site will be published at [default: $CHUTES_SITE_URL, else the local preview].")
+@_paths
+def build(force: bool, site_dir: Path | None, site_url: str | None, boards_dir: Path | None, cache_dir: Path | None,
+          project: Path | None) -> None:
+    """Build and check the site."""
+    from site_build.pipeline import build_site, site_url_for
+
+    here = _project(project, site_dir=site_dir, boards_dir=boards_dir, cache_dir=cache_dir)
+    url, local = site_url_for(site_url)
+    started = time.perf_counter()
+    out = build_site(here, compute_stage(force=force), url)
+    pages = len(list(out.rglob("*.html")))
+    _say(f"site built in {time.perf_counter() - started:.1f} s: {pages} pages in {out}/ (preview it with "
+         f"'chutes serve')")
+    if local:
+        _say(f"note: its links point at the local preview {url}; to publish, build with --site-url URL "
+             f"(or set CHUTES_SITE_URL)")
+
+
+@main.command(help="Preview the site with live reload (edit a board, a template or a page and it rebuilds).")
+@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT",
+              help="Address to serve on.")
+@_project_option
+def serve(dev_addr: str, project: Path | None) -> None:
+    """Serve the site for preview."""
+    from site_build.pipeline import serve as serve_site
+
+    host, _, port = dev_addr.rpartition(":")
+    if not host or not (set(port) <= PLAIN_DIGITS and port and 1 <= int(port) <= 65535):
+        raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, got {dev_addr!r}",
+                                 param_hint="--dev-addr")
+    serve_site(_project(project), compute_stage(quiet=True), dev_addr)
+
+
+@main.command(name="new", help="Start a new site project in DIR: mkdocs.yml, an example board, a README and a "
+                                "CI workflow that publishes it.")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def new(directory: Path) -> None:
+    """Write a ready site project."""
+    from site_build.new_project import write_project
+
+    written = write_project(directory)
+    _say(f"new site project in {directory}/ ({len(written)} files); next: cd {directory} && chutes build")
+
+
+# --- experiments --------------------------------------------------------------------------------------------
+
+
+@main.group(help="What-if experiments on a board (after Hochman): die size, starting square, one more jump.")
+def experiment() -> None:
+    """Experiment commands."""
+
+
+def _parallel_options(fn):
+    fn = click.option("--scheduler", metavar="ADDRESS", default=None,
+                      help="Run on this Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes.")(fn)
+    fn = click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default=True,
+                      help="Local worker processes.")(fn)
+    fn = click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                      help="Where finished sweeps and their pieces are kept [default: the project's "
+                           ".cache/results/experiments; none outside a project].")(fn)
+    fn = _project_option(fn)
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")(fn)
+
+
+def _folder(cache_dir: Path | None, project: Path | None) -> Path | None:
+    """Where sweeps are cached: --cache, else the project's experiments folder, else nowhere."""
+    from site_build.project import absolute
+
+    if cache_dir is not None:
+        return absolute(cache_dir)
+    here = _project(project, need_config=False)
+    return here.experiments_dir if here.config_file.is_file() else None
+
+
+@experiment.command(help="Expected turns and the first player's chance for dice of 1 to N faces.")
+@click.argument("board")
+@click.option("--max-faces", type=click.IntRange(1, MAX_DIE), default=MAX_DIE, show_default=True, help="Largest die.")
+@_parallel_options
+def dice(board: str, max_faces: int, as_json: bool, project: Path | None, jobs: int, scheduler: str | None,
+         cache_dir: Path | None) -> None:
+    """Die-size experiment."""
+    from compute.whatif import dice as run_dice
+
+    b = _board(board, project)
+    result = run_dice(b, max_faces, jobs, scheduler, _folder(cache_dir, project))
+    if as_json:
+        _emit_json({"board": b.slug or board, **result})
+        return
+    click.echo(f"{_printable(b.title)}: the same board with other dice")
+    click.echo(f"  {'faces':>5}  {'average game (turns)':>22}  {'first of two players wins':>26}")
+    for row in result["dice"]:
+        if row["expected_turns"] is None:
+            click.echo(f"  {row['faces']:>5}  never finishes ({row['note']})")
+            continue
+        first = row["first_player_wins"]
+        mark = "" if first["exact"] else " (double precision)"
+        note = f"  [{row['note']}]" if row["note"] else ""
+        click.echo(f"  {row['faces']:>5}  {float(row['expected_turns']['decimal']):>22.7f}  "
+                   f"{float(first['decimal']):>26.10f}{mark}{note}")
+
+
+@experiment.command(help="Expected turns from every starting square; squares worse than the previous one.")
+@click.argument("board")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
+@_project_option
+def start(board: str, as_json: bool, project: Path | None) -> None:
+    """Starting-square experiment."""
+    from compute.whatif import start as run_start
+
+    b = _board(board, project)
+    result = run_start(b)
+    if as_json:
+        _emit_json({"board": b.slug or board, **result})
+        return
+    worse = result["worse_than_previous"]
+    click.echo(f"{_printable(b.title)}: starting somewhere else")
+    click.echo(f"  From the usual start ({b.start}): "
+               f"{float(result['expected_turns_from'][str(b.start)]['decimal']):.7f} turns on average.")
+    click.echo(f"  {len(worse)} squares are worse to start on than the square before them: "
+               f"{', '.join(map(str, worse))}")
+
+
+@experiment.command(name="add-jump", help="Every single chute or ladder that could be added, and its effect.")
+@click.argument("board")
+@click.option("--min-length", type=click.IntRange(1, 10_000), default=10, show_default=True,
+              help="Shortest jump considered.")
+@click.option("--exact", "exact_pair", metavar="FROM,TO", default=None,
+              help="Only this jump, with the first player's chance exactly.")
+@_parallel_options
+def add_jump(board: str, min_length: int, exact_pair: str | None, as_json: bool, project: Path | None, jobs: int,
+             scheduler: str | None, cache_dir: Path | None) -> None:
+    """Single-jump scan."""
+    b = _board(board, project)
+    if exact_pair is not None:
+        from compute.experiments import exact_candidate
+
+        source, target = _parse_pair(exact_pair, b)
+        result = exact_candidate(b, source, target)
+        if as_json:
+            _emit_json({"board": b.slug or board, **result})
+        else:
+            click.echo(f"{_printable(b.title)} with a jump from {source} to {target}:\n"
+                       f"  average game {float(result['expected_turns']['decimal']):.7f} turns "
+                       f"= {result['expected_turns']['numerator']}/{result['expected_turns']['denominator']}\n"
+                       f"  first of two players wins {result['first_player_wins']['decimal']}")
+        return
+    from compute.whatif import add_jump as run_scan
+
+    result = run_scan(b, min_length, jobs, scheduler, _folder(cache_dir, project))
+    if as_json:
+        _emit_json({"board": b.slug or board, **result})
+        return
+    c = result["counts"]
+    click.echo(f"{_printable(b.title)}: {result['candidates']:,} possible single jumps of length {min_length} or more")
+    click.echo(f"  {c['changed']:,} change the average game; {c['no effect']:,} have no effect; "
+               f"{c['never ends']:,} would make the game endless.")
+    click.echo(f"  Against intuition: {result['counterintuitive']:,} "
+               f"({result['counterintuitive_ladders']:,} ladders that lengthen the game, "
+               f"{result['counterintuitive_chutes']:,} chutes that shorten it).")
+    for title, key in (("Ladders that lengthen the game most", "lengthening_ladders"),
+                       ("Chutes that shorten the game most", "shortening_chutes")):
+        click.echo(f"  {title}:")
+        for row in result["top"][key][:5]:
+            click.echo(f"    {row['from']:>3} → {row['to']:<3} {float(row['delta_turns']['decimal']):+.4f} turns")
+
+
+def _parse_pair(text: str, board: Board) -> tuple[int, int]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(p and set(p) <= PLAIN_DIGITS for p in parts):
+        raise click.BadParameter(f"expected two squares FROM,TO in plain digits, got {text!r}", param_hint="--exact")
+    source, target = (int(p) for p in parts)
+    for sq in (source, target):
+        if not 0 <= sq <= board.squares:
+            raise click.BadParameter(f"square {sq} is not on the board (0 to {board.squares})", param_hint="--exact")
+    if source == target or source in board.jumps or target in board.jumps:
+        raise click.BadParameter("the ends must differ and not be the foot of an existing jump", param_hint="--exact")
+    return source, target
+
+
+# --- running it ---------------------------------------------------------------------------------------------
+
+
+LIBRARY_ERRORS = (("compute.boards", "BoardError", EXIT_BAD_INPUT), ("compute.sweep", "SweepError", EXIT_BAD_INPUT),
+                  ("site_build.project", "ProjectError", EXIT_BAD_INPUT), ("site_build.checks", "SiteError", 1))
+"""The libraries' own errors, each a one-line message, and the exit status they mean (2: bad input)."""
+
+
+def _library_error(exc: BaseException) -> int | None:
+    """The exit status for one of the libraries' errors (looked up only if its module was loaded), else None."""
+    for module, name, status in LIBRARY_ERRORS:
+        if module in sys.modules and isinstance(exc, getattr(sys.modules[module], name)):
+            return status
+    return None
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the command line and return its exit status; problems become one line on stderr."""
+    try:
+        main.main(args=argv, prog_name="chutes", standalone_mode=False)
+    except click.UsageError as exc:
+        hint = f" (see 'chutes {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else " (see 'chutes --help')"
+        _say(f"error: {exc.format_message()}{hint}")
+        return EXIT_BAD_INPUT
+    except click.ClickException as exc:
+        _say(f"error: {exc.format_message()}")
+        return exc.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _say("interrupted")
+        return 130
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except RecursionError:
+        _say("error: the input is nested too deeply to read")
+        return EXIT_BAD_INPUT
+    except Exception as exc:
+        status = _library_error(exc)
+        if status is not None:
+            _say(f"error: {exc}")
+            return status
+        if isinstance(exc, OSError):
+            where = f"{exc.filename}: " if exc.filename else ""
+            _say(f"error: {where}{exc.strerror or exc}")
+            return 1
+        raise
+    return 0
+
+
+def entry() -> None:
+    """Console-script entry point: SIGTERM stops a run the way Ctrl-C does (workers included)."""
+    import signal
+
+    def terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    sys.exit(run())

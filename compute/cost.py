@@ -1,0 +1,102 @@
+"""How long solving a board will take, estimated from the board alone, so that hopeless boards are refused at once.
+
+Two stages dominate. The exact two-player sum needs about m(m+1)·log2(s) bits of primes (m ≤ d states,
+s the chain's common scale), each prime costing one polynomial inverse of degree m. The exact game-length
+distribution keeps K terms whose denominators grow by log2(s) bits a turn, K set by how slowly games end
+(the spectral radius ρ of the turn matrix: the tail falls like ρᵏ). With a roll-again rule s can be huge:
+a turn may hold any number of rolls, and a chain of repeated rolls that cycles (bouncing at the end, say)
+contributes a factor dieᶜ − 1. All of this is known from the board in milliseconds, before any exact work.
+The constants were measured on the 2-core reference machine (see benchmarks/).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from compute.boards import Board, BoardError, roll_squares
+
+BUDGET_SECONDS = 120.0
+"""The most `chutes solve` may be expected to take; a board estimated above it is refused before any work."""
+SECONDS_PER_PRIME_AT_320 = 1.1e-3
+"""One residue of the two-player sum at degree 320 (it grows like degree^1.2)."""
+SECONDS_PER_TERM_BIT = 6e-11
+"""The exact distribution: per nonzero of the turn matrix, per term, per bit of the term's denominator."""
+EXACT_TAIL_LOG = math.log(1e-30)
+EXACT_BITS = 40_000
+MAX_TERMS = 100_000
+
+
+def scale_bits(board: Board) -> float:
+    """An upper bound on log2 of the turn chain's common scale s (Q = M / s exactly).
+
+    Without roll-again, s = die. With it, a turn from square q is the roll-again path q → n₁ → n₂ → …
+    (rolling the special face each time) until a roll ends the turn: the path's k-th step weighs die^-(k+1),
+    and a path that enters a cycle of length c sums a geometric series, adding the factor dieᶜ − 1.
+    """
+    if board.roll_again_on is None:
+        return math.log2(board.die)
+    die, again, last = board.die, board.roll_again_on, board.squares
+    denominator = 1
+    for square in roll_squares(board):
+        seen: dict[int, int] = {}
+        here, steps = square, 0
+        while here != last and here not in seen:
+            seen[here] = steps
+            here = board.move(here, again)
+            steps += 1
+        row = die ** (steps + 1)
+        if here != last:
+            row *= die ** (steps - seen[here]) - 1
+        denominator = math.lcm(denominator, row)
+    return denominator.bit_length()
+
+
+def _turn_matrix_float(board: Board) -> np.ndarray:
+    """The turn matrix among the roll squares in floats (roll-again folded in), for the spectral radius."""
+    squares = roll_squares(board)
+    index = {q: i for i, q in enumerate(squares)}
+    d = len(squares)
+    A = np.zeros((d, d))
+    B = np.zeros((d, d))
+    for i, q in enumerate(squares):
+        for roll in range(1, board.die + 1):
+            nxt = board.move(q, roll)
+            if nxt != board.squares:
+                (B if roll == board.roll_again_on else A)[i, index[nxt]] += 1 / board.die
+    return np.linalg.solve(np.eye(d) - B, A) if board.roll_again_on is not None else A
+
+
+def estimated_seconds(board: Board) -> tuple[float, str]:
+    """Estimated time of `chutes solve` on this board, and the stage that dominates it."""
+    Q = _turn_matrix_float(board)
+    d = len(Q)
+    bits = scale_bits(board)
+    primes = (d * (d + 1) * bits + (d + 1) * d / (2 * math.log(2)) + 64) / 62
+    two_player = primes * SECONDS_PER_PRIME_AT_320 * (d / 320) ** 1.2
+    rho = float(max(abs(np.linalg.eigvals(Q)))) if d else 0.0
+    terms = MAX_TERMS if rho >= 1 else (EXACT_TAIL_LOG / math.log(rho) if rho > 0 else 1)
+    terms = min(terms, EXACT_BITS / bits, MAX_TERMS)
+    nonzeros = int(np.count_nonzero(Q))
+    distribution = SECONDS_PER_TERM_BIT * nonzeros * terms * terms * bits / 2
+    if two_player >= distribution:
+        return two_player + distribution, f"the exact two-player sum ({primes:,.0f} primes at degree {d})"
+    return two_player + distribution, f"the exact game-length distribution (about {terms:,.0f} terms)"
+
+
+def check_cost(board: Board, name: str, budget: float = BUDGET_SECONDS) -> None:
+    """Raise BoardError, in one line and before any exact work, if the board would take longer than `budget`."""
+    seconds, stage = estimated_seconds(board)
+    if seconds > budget:
+        raise BoardError(f"{name}: solving this board would take about {_duration(seconds)} (limit "
+                         f"{budget:.0f} s), mostly {stage}; use fewer squares, a smaller die"
+                         f"{' or no roll_again_on' if board.roll_again_on is not None else ''}")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:,.0f} hours"

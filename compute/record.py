@@ -1,0 +1,297 @@
+"""The board record: what the compute stage caches for one board and the build stage publishes, as typed models.
+
+Each field says in one line what it holds and which function computes it. Loading a cached record
+validates it against these models, so a record edited by hand (even with its checksum recomputed) is
+refused unless it is plausible: exact values are reduced fractions whose decimal preview matches them,
+probabilities lie in [0, 1].
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from math import gcd
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+import compute.numbers  # noqa: F401  (lifts the limit on long integers in text: exact values are long)
+
+Probability = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Open(BaseModel):
+    """A part whose inner layout is checked by the exact values and probabilities it holds, not key by key."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class Exact(_Model):
+    """An exact rational: numerator and denominator as decimal strings (any length), and a decimal preview."""
+
+    numerator: str = Field(description="The numerator, in lowest terms (a decimal string: it may be very long).")
+    denominator: str = Field(description="The denominator, positive and coprime to the numerator.")
+    decimal: str = Field(description="The value to 50 significant digits (compute.numbers.decimal_string).")
+
+    @model_validator(mode="after")
+    def _reduced_and_consistent(self) -> Exact:
+        try:
+            p, q = int(self.numerator), int(self.denominator)
+            shown = Decimal(self.decimal)
+        except (ValueError, InvalidOperation):
+            raise ValueError("numerator, denominator and decimal must be numbers") from None
+        if q <= 0 or gcd(p, q) != 1:
+            raise ValueError(f"{self.numerator[:20]}/{self.denominator[:20]} is not a reduced fraction")
+        value = Fraction(p, q)
+        digits = len(shown.as_tuple().digits)
+        if abs(Fraction(shown) - value) > abs(value) * Fraction(1, 10 ** max(digits - 2, 0)) + Fraction(1, 10**40):
+            raise ValueError(f"decimal {self.decimal[:20]} does not match the fraction")
+        return self
+
+    @property
+    def fraction(self) -> Fraction:
+        return Fraction(int(self.numerator), int(self.denominator))
+
+
+class ExactProbability(Exact):
+    """An exact value between 0 and 1."""
+
+    @model_validator(mode="after")
+    def _in_unit_interval(self) -> ExactProbability:
+        if not 0 <= self.fraction <= 1:
+            raise ValueError(f"a probability must lie in [0, 1], got {self.decimal[:20]}")
+        return self
+
+
+class FirstPlayer(ExactProbability):
+    """The first of two players' chance, with the size of its fraction."""
+
+    numerator_digits: int = Field(description="Decimal digits of the numerator (compute.numbers.digit_count).")
+    denominator_digits: int = Field(description="Decimal digits of the denominator.")
+
+
+class Certified(_Model):
+    """A value known to lie within error_bound of decimal (compute.players.Certified.json)."""
+
+    decimal: str
+    error_bound: str
+    exact: Literal[False]
+
+
+class BoardDefinition(_Model):
+    """The board as read from its file (compute.report.board_json)."""
+
+    slug: str
+    title: str
+    source: str
+    squares: int = Field(ge=2)
+    die: int = Field(ge=1)
+    overshoot: Literal["stay", "bounce", "pass"]
+    roll_again_on: int | None
+    start: int = Field(ge=0)
+    ladders: list[tuple[int, int]]
+    chutes: list[tuple[int, int]]
+
+
+class Shortest(_Model):
+    """A fastest game (compute.exact.shortest_game)."""
+
+    turns: int = Field(ge=1)
+    rolls: list[int]
+    squares: list[int]
+    probability: ExactProbability = Field(description="P(T = shortest), from compute.exact.distribution.")
+    path_probability: ExactProbability = Field(description="The chance of this very sequence of rolls.")
+
+
+class GameLength(_Model):
+    """The one-player game-length distribution's landmarks (compute.exact.Distribution)."""
+
+    mode: int = Field(ge=1, description="Most likely length (Distribution.mode).")
+    lower_quartile: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 1/4 (Distribution.quantile).")
+    median: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 1/2 (Distribution.quantile).")
+    upper_quartile: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 3/4 (Distribution.quantile).")
+    shortest: Shortest
+    over_within: dict[str, ExactProbability] = Field(description="P(T ≤ k) for k = 20, 50, 100 (Distribution.cdf).")
+    exact_terms: int = Field(ge=1, description="How many terms of the distribution are exact.")
+
+
+class JumpUse(_Model):
+    """How often one chute or ladder is taken per game (compute.exact.jump_usage)."""
+
+    from_: int = Field(alias="from")
+    to: int
+    kind: Literal["ladder", "chute"]
+    per_game: Exact
+
+
+class Results(_Model):
+    """The exact one- and two-player results (compute.report.solve)."""
+
+    board: BoardDefinition
+    turn_states: int = Field(ge=1, description="Squares where a turn can start (compute.chain.TurnChain.size).")
+    expected_turns: Exact = Field(description="Expected turns of one player (compute.exact.moments).")
+    variance: Exact = Field(description="Variance of the game length (compute.exact.moments).")
+    standard_deviation: str = Field(description="Its square root, 60 digits (compute.report._sqrt_fraction).")
+    first_player_wins: FirstPlayer = Field(description="Exact chance the first of two wins "
+                                                       "(compute.twoplayer.first_player_wins).")
+    game_length: GameLength
+    bounds: dict[str, tuple[Probability, Probability]] = Field(description="Lower and upper bounds on the first "
+                                                                           "player's chance (compute.exact.bounds).")
+    expected_turns_from: dict[str, Exact] = Field(description="Expected turns left from each square "
+                                                              "(compute.exact.expected_turns).")
+    expected_visits: dict[str, Exact] = Field(description="Expected turns begun on each square "
+                                                          "(compute.exact.expected_visits).")
+    jump_usage: list[JumpUse]
+
+
+class CheckRow(_Model):
+    """One headline number three ways (compute.checks._row)."""
+
+    exact: str
+    float: float
+    float_error: float = Field(ge=0)
+    simulated: float
+    ci95: tuple[float, float]
+    inside_ci: bool
+
+
+class Checks(_Model):
+    """Exact vs double precision vs simulation (compute.checks.three_ways)."""
+
+    games: int = Field(ge=1)
+    seed: int
+    expected_turns: CheckRow
+    first_player_wins: CheckRow
+
+    @field_validator("first_player_wins")
+    @classmethod
+    def _share(cls, row: CheckRow) -> CheckRow:
+        if not (0 <= row.simulated <= 1 and 0 <= row.float <= 1):
+            raise ValueError("the first player's chance must lie in [0, 1]")
+        return row
+
+
+class LengthSeries(_Model):
+    """The length chart's series (compute.series.length_series)."""
+
+    turns: list[int]
+    probability: list[Probability]
+    cumulative: list[Probability]
+    simulated: list[Probability]
+    simulated_cumulative: list[Probability]
+    simulated_games: int = Field(ge=1)
+    exact_terms: int = Field(ge=1)
+
+
+class BoundSeries(_Model):
+    """The bounds chart's series (compute.series.bound_series)."""
+
+    turns: list[int]
+    lower: list[Probability]
+    upper: list[Probability]
+    gap: list[Probability]
+
+
+class DiagonalSeries(_Model):
+    """The diagonal squares (compute.series.diagonal_series)."""
+
+    turns: list[int]
+    corner: list[Probability]
+    side: list[Probability]
+
+
+class SquareSeries(_Model):
+    """Per-square values for the heat maps (compute.series.square_series)."""
+
+    square: list[int]
+    turns_left: list[float | None]
+    visits: list[float | None]
+
+
+class Series(_Model):
+    """Every chart's numbers as floats (compute.series)."""
+
+    length: LengthSeries
+    bounds: BoundSeries
+    diagonal: DiagonalSeries
+    squares: SquareSeries
+
+
+class Seat(_Model):
+    """One seat's chance: exact for two players, certified for more (compute.players.players_record)."""
+
+    seat: int = Field(ge=1)
+    square: int = Field(ge=0)
+    decimal: str
+    exact: bool
+    numerator: str | None = None
+    denominator: str | None = None
+    error_bound: str | None = None
+
+    @model_validator(mode="after")
+    def _probability(self) -> Seat:
+        if self.exact:
+            ExactProbability(numerator=self.numerator or "", denominator=self.denominator or "",
+                             decimal=self.decimal)
+        elif not 0 <= Decimal(self.decimal) <= 1 or self.error_bound is None:
+            raise ValueError(f"seat {self.seat}: a certified chance in [0, 1] with its error bound")
+        return self
+
+
+class StateMap(_Model):
+    """The two-player state map (compute.floats.pair_matrix_float)."""
+
+    squares: list[int]
+    mover_wins: list[list[Probability]]
+
+
+class Calculator(_Model):
+    """The turn chain in floats for the page's calculator (compute.players.players_record)."""
+
+    squares: list[int]
+    start: int
+    rows: list[list[tuple[int, Probability]]]
+    finish: list[Probability]
+
+
+class Players(_Model):
+    """Several players (compute.players.players_record)."""
+
+    seats: dict[str, list[Seat]]
+    seats_vs_fair_share: dict[str, list[float]]
+    expected_rounds: dict[str, dict[str, Any]]
+    state_map: StateMap
+    calculator: Calculator
+
+
+class BoardRecord(_Model):
+    """Everything the site shows about one board (compute.cache.board_record)."""
+
+    schema_: int = Field(alias="schema", description="The result schema's version (compute.cache.SCHEMA_VERSION).")
+    version: str = Field(description="The package version that computed it.")
+    key: str = Field(description="Hash of everything the results depend on (compute.cache.cache_key).")
+    slug: str
+    results: Results
+    series: Series
+    checks: Checks
+    players: Players
+    experiments: _Open = Field(description="Die size, starting square, added jumps (compute.whatif), or why not.")
+    checksum: str
+
+
+def check_record(record: Any) -> str | None:
+    """Why `record` is not a plausible board record (one line), or None if it is."""
+    try:
+        BoardRecord.model_validate(record)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"]) or "(top level)"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        return f"implausible record: {where}: {error['msg']}{more}"
+    except RecursionError:
+        return "implausible record: nested too deeply"
+    return None
