@@ -173,7 +173,7 @@ def _shown_turns(series: dict[str, Any], share: float = 0.999) -> int:
 def overlay_figure(entries: list[tuple[str, dict[str, Any]]], cumulative: bool) -> go.Figure:
     """Several boards' exact game-length curves on one chart."""
     key = "cumulative" if cumulative else "probability"
-    traces = [go.Scatter(x=s["turns"], y=s[key], mode="lines", name=escape(title),
+    traces = [go.Scatter(x=s["turns"], y=s[key], mode="lines", name=escape(" ".join(title.split())),
                          line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2.5,
                                "dash": ("solid", "dash", "dot", "dashdot")[i % 4]},
                          hovertemplate="%{fullData.name}<br>turn %{x}: %{y:.3%}<extra></extra>")

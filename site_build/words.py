@@ -58,9 +58,10 @@ def start_square(square: int) -> str:
     return "off the board (square 0)" if square == 0 else f"on square {square}"
 
 
-MARKDOWN_SPECIALS = "\\`*_{}[]()#+-.!|:~^=$%"
-"""ASCII punctuation that Markdown or its extensions may read as syntax (links, emphasis, code, attribute
-lists, tables, abbreviations, math, templates)."""
+MARKDOWN_SPECIALS = "\\`*_{}[]|"
+"""ASCII punctuation that Markdown or its extensions read as syntax anywhere in a line: escapes, code,
+emphasis, attribute lists, links and images (whose brackets are needed), abbreviations, table cells.
+(Board text never starts a line, so list and heading markers need nothing.)"""
 _ENTITIES = {ord(c): f"&#{ord(c)};" for c in MARKDOWN_SPECIALS + "&<>\"'"}
 
 

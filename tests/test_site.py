@@ -98,8 +98,8 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
     before = _files(site)
     real = pages.render_pages
 
-    def with_cdn(records):
-        files = real(records)
+    def with_cdn(records, *folders):
+        files = real(records, *folders)
         files["cdn.md"] = '# CDN\n\n<script src="https://cdn.example.com/x.js"></script>\n'
         return files
 
