@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from compute import whatif
+from compute.assemble import EXPERIMENTS_MAX_SQUARES, board_record
 from compute.boards import MAX_DIE, MAX_SQUARES, Board, resolve_board
-from compute.cache import EXPERIMENTS_MAX_SQUARES, board_record
 from compute.chain import turn_chain
 from compute.exact import bounds_series
 from compute.experiments import candidates, scan_exact

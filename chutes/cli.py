@@ -166,10 +166,8 @@ def _parse_positions(text: str, board: Board) -> list[int]:
 def simulate(board: str, games: int, seed: int, as_json: bool, project: Path | None) -> None:
     """Simulate games and compare with the exact values."""
     from compute.chain import turn_chain
-    from compute.exact import expected_turns
     from compute.numbers import decimal_string
     from compute.simulate import simulate_summary
-    from compute.twoplayer import first_player_wins
 
     b = _board(board, project)
     started = time.perf_counter()
@@ -177,8 +175,7 @@ def simulate(board: str, games: int, seed: int, as_json: bool, project: Path | N
     elapsed = time.perf_counter() - started
     one, two = summary.mean_turns, summary.first_player
     chain = turn_chain(b)
-    exact_mean = expected_turns(chain)[chain.start]
-    exact_first = first_player_wins(chain)
+    exact_mean, exact_first = chain.expected_turns[chain.start], chain.first_player_wins
     result = {
         "board": b.slug or board, "games": games, "seed": seed,
         "mean_turns": {"estimate": one.value, "ci95": [one.low, one.high],
@@ -285,7 +282,7 @@ def new(directory: Path) -> None:
     """Write a ready site project."""
     from site_build.new_project import write_project
 
-    written = write_project(directory)
+    written = write_project(directory, __version__)
     _say(f"new site project in {directory}/ ({len(written)} files); next: cd {directory} && chutes build")
 
 

@@ -1,20 +1,28 @@
-"""The exact turn-to-turn Markov chain of one player on a board.
+"""The exact turn-to-turn Markov chain of one player on a board, and everything derived from it.
 
 States are the squares where a turn can start (every square that is not the foot of a jump and not
 the last square; squares from which the game could fail to end are left out). The chain is kept as
-an integer matrix `M` with a common scale `s`, so that Q = M / s exactly; roll-again turns are folded
-in exactly as Q = (I - B)^-1 A (DESIGN.md §4).
+an integer matrix `M` with a common scale `s`, so that Q = M / s exactly. With a roll-again rule a turn
+is itself a chain of rolls: with A the single rolls that end the turn and B those that continue it,
+the turn matrix is Q = (I − B)⁻¹A, exactly.
+
+Like QuantEcon's `MarkovChain`, a `TurnChain` computes each derived quantity once, when first asked
+(cached properties): expected turns and visits, moments, the game-length distribution, the first
+player's chance, and their double-precision cross-checks. The functions doing the work live in
+`compute.exact`, `compute.twoplayer` and `compute.floats`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from fractions import Fraction
+from functools import cached_property, lru_cache
 from math import lcm
 
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
+from compute import exact, floats
 from compute.boards import Board, doomed_squares, roll_squares
 
 
@@ -68,6 +76,50 @@ class TurnChain:
                     out[j] += vi * w
         return out
 
+    # --- derived quantities, each computed once ------------------------------------------------------
+
+    @cached_property
+    def expected_turns(self) -> list[Fraction]:
+        """Expected turns to finish from each state, exactly: t = (I − Q)⁻¹·1 (`exact.expected_turns`)."""
+        return exact.expected_turns(self)
+
+    @cached_property
+    def expected_visits(self) -> list[Fraction]:
+        """Expected turns begun on each state in one game from the start (`exact.expected_visits`)."""
+        return exact.expected_visits(self)
+
+    @cached_property
+    def moments(self) -> tuple[Fraction, Fraction]:
+        """Exact mean and variance of the game length from the start (`exact.moments`)."""
+        return exact.moments(self, self.expected_turns)
+
+    @cached_property
+    def distribution(self) -> exact.Distribution:
+        """The game-length distribution from the start, exact as far as it is kept (`exact.distribution`)."""
+        return exact.distribution(self)
+
+    @cached_property
+    def first_player_wins(self) -> Fraction:
+        """The exact chance that the first of two players wins (`twoplayer.first_player_wins`)."""
+        from compute import twoplayer
+
+        return twoplayer.first_player_wins(self)
+
+    @cached_property
+    def expected_turns_float(self) -> np.ndarray:
+        """Expected turns from each state by double-precision LU (`floats.expected_turns_float`)."""
+        return floats.expected_turns_float(self)
+
+    @cached_property
+    def pair_matrix_float(self) -> np.ndarray:
+        """W[i, j] = P(player to move on i beats the one on j), in double precision (`floats.pair_matrix_float`)."""
+        return floats.pair_matrix_float(self)
+
+    @property
+    def first_player_float(self) -> float:
+        """The first player's chance in double precision (the start's diagonal entry of W)."""
+        return float(self.pair_matrix_float[self.start, self.start])
+
 
 def safe_squares(board: Board) -> tuple[int, ...]:
     """Squares where a turn can start and from which the game ends with probability one."""
@@ -93,8 +145,10 @@ def roll_matrices(board: Board, states: tuple[int, ...], index: dict[int, int]):
     return A, B, a_fin
 
 
+@lru_cache(maxsize=16)
 def turn_chain(board: Board) -> TurnChain:
-    """Build the exact turn chain of a validated board."""
+    """The exact turn chain of a validated board; the same object for the same board, so that every
+    consumer (results, charts, checks, players, experiments) shares its cached quantities."""
     states = safe_squares(board)
     index = {s: i for i, s in enumerate(states)}
     d = len(states)

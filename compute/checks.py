@@ -8,9 +8,7 @@ from typing import Any
 import numpy as np
 
 from compute.chain import TurnChain
-from compute.floats import expected_turns_float, first_player_float
-from compute.numbers import decimal_string
-from compute.series import stable
+from compute.numbers import decimal_string, stable
 from compute.simulate import Estimate, first_player_share, mean_turns
 
 
@@ -25,14 +23,13 @@ def _row(exact: Fraction, floating: float, estimate: Estimate) -> dict[str, Any]
     }
 
 
-def three_ways(chain: TurnChain, mean: Fraction, first: Fraction, games: tuple[np.ndarray, np.ndarray],
-               seed: int) -> dict[str, Any]:
+def three_ways(chain: TurnChain, games: tuple[np.ndarray, np.ndarray], seed: int) -> dict[str, Any]:
     """Expected turns and the first player's chance: exact vs float vs `games` simulated two-player games."""
     one, two = games
     return {
         "games": len(one),
         "seed": seed,
-        "expected_turns": _row(mean, float(expected_turns_float(chain)[chain.start]),
+        "expected_turns": _row(chain.moments[0], float(chain.expected_turns_float[chain.start]),
                                mean_turns(np.concatenate([one, two]))),
-        "first_player_wins": _row(first, first_player_float(chain), first_player_share(one, two)),
+        "first_player_wins": _row(chain.first_player_wins, chain.first_player_float, first_player_share(one, two)),
     }

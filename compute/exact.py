@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
-from compute.chain import TurnChain
 from compute.rules import roll_landing
+
+if TYPE_CHECKING:  # the chain calls these functions for its cached properties
+    from compute.chain import TurnChain
 
 EXACT_TAIL = Fraction(1, 10**30)
 """The distribution is kept exact until the probability of a longer game falls below this..."""

@@ -20,11 +20,8 @@ from flint import fmpq, fmpq_mat
 
 from compute.boards import Board, BoardError
 from compute.chain import TurnChain, roll_matrices, turn_chain
-from compute.exact import expected_turns
-from compute.floats import first_player_float
 from compute.numbers import decimal_string, exact_json, fraction_from_json
 from compute.rules import roll_landing
-from compute.twoplayer import first_player_wins
 
 MAX_FACES = 20
 MIN_JUMP_LENGTH = 10
@@ -58,11 +55,11 @@ def die_row(board: Board, faces: int) -> dict[str, Any]:
         return {"faces": faces, "expected_turns": None, "first_player_wins": None,
                 "note": reason}
     chain = turn_chain(variant)
-    mean = expected_turns(chain)[chain.start]
+    mean = chain.expected_turns[chain.start]
     if variant.roll_again_on is None:
-        first: dict[str, Any] = {**exact_json(first_player_wins(chain)), "exact": True}
+        first: dict[str, Any] = {**exact_json(chain.first_player_wins), "exact": True}
     else:
-        first = {"decimal": repr(first_player_float(chain)), "exact": False}
+        first = {"decimal": repr(chain.first_player_float), "exact": False}
     return {"faces": faces, "expected_turns": exact_json(mean), "first_player_wins": first, "note": note}
 
 
@@ -90,7 +87,7 @@ def start_sweep(chain: TurnChain) -> dict[str, Any]:
     Seed 003's comparison: each such square against the previous square where a turn can start
     (jump feet are skipped, since no turn starts on them).
     """
-    turns = expected_turns(chain)
+    turns = chain.expected_turns
     worse = [q for (p, tp), (q, tq) in zip(zip(chain.states, turns), zip(chain.states[1:], turns[1:])) if tq > tp]
     return {"expected_turns_from": {str(q): exact_json(t) for q, t in zip(chain.states, turns)},
             "worse_than_previous": worse}
@@ -319,9 +316,9 @@ def exact_candidate(board: Board, source: int, target: int) -> dict[str, Any]:
     variant = with_jump(board, source, target)
     try:
         chain = turn_chain(variant)
-        mean = expected_turns(chain)[chain.start]
+        mean = chain.expected_turns[chain.start]
     except (BoardError, KeyError, ValueError) as exc:
         raise BoardError(f"a jump {source}→{target}: the game can no longer end ({exc})") from None
-    p = first_player_wins(chain)
+    p = chain.first_player_wins
     return {"from": source, "to": target, "expected_turns": exact_json(mean), "first_player_wins": exact_json(p),
             "first_player_preview": decimal_string(p, 20)}

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.linalg import solve_discrete_lyapunov
 
-from compute.chain import TurnChain
+if TYPE_CHECKING:  # the chain calls these functions for its cached properties
+    from compute.chain import TurnChain
+
 
 
 def expected_turns_float(chain: TurnChain) -> np.ndarray:

@@ -37,3 +37,8 @@ def fraction_from_json(obj: dict[str, str]) -> Fraction:
 def digit_count(n: int) -> int:
     """Number of decimal digits of |n|."""
     return len(str(abs(n)))
+
+
+def stable(x: float | Fraction) -> float:
+    """A float rounded to 12 significant digits: identical text on every platform."""
+    return float(f"{float(x):.12g}")

@@ -21,8 +21,6 @@ import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
 
 from compute.chain import TurnChain
-from compute.exact import expected_turns
-from compute.floats import pair_matrix_float
 from compute.numbers import exact_json
 from compute.twoplayer import pair_wins
 
@@ -99,7 +97,7 @@ def _race(chain: TurnChain, squares: tuple[int, ...], digits: int) -> Race:
     Q = arb_mat(chain.Q_exact())
     r = arb_mat(d, 1, [arb(fmpq(f, chain.scale)) for f in chain.finish])
     ones = arb_mat(d, 1, [1] * d)
-    t = expected_turns(chain)
+    t = chain.expected_turns
     t_vec = arb_mat(d, 1, [arb(fmpq(x.numerator, x.denominator)) for x in t])
     X = arb_mat(m, d, [int(chain.index[s] == j) for s in distinct for j in range(d)])
     eps = arb(10) ** (-(digits + 2))
@@ -157,25 +155,28 @@ def position_chances(chain: TurnChain, squares: list[int], digits: int = DIGITS,
     return [{"seat": n + 1, "square": sq, **w.json(digits)} for n, (sq, w) in enumerate(zip(squares, result.wins))]
 
 
-def players_record(chain: TurnChain, first_player: Fraction) -> dict[str, Any]:
+def players_record(chain: TurnChain) -> dict[str, Any]:
     """What the site shows about several players: seats for 2..8, rounds, the two-player state map,
     and the turn chain in floats for the page's calculator (which computes the per-square distributions)."""
     seats: dict[str, list[dict[str, Any]]] = {}
     relative: dict[str, list[float]] = {}
     rounds: dict[str, dict[str, Any]] = {}
     start = chain.board.start
-    mean = expected_turns(chain)[chain.start]
+    mean = chain.expected_turns[chain.start]
     rounds["1"] = {**exact_json(mean), "exact": True}  # one player: the expected game length, exactly
     for n in range(2, MAX_PLAYERS + 1):
         result = race(chain, [start] * n)
         rounds[str(n)] = result.rounds.json()
         if n == 2:
+            first = chain.first_player_wins
+            chances: list[Fraction | Certified] = [first, 1 - first]
             seats["2"] = [{"seat": s + 1, "square": start, **exact_json(x), "exact": True}
-                          for s, x in enumerate((first_player, 1 - first_player))]
+                          for s, x in enumerate(chances)]
         else:
+            chances = list(result.wins)
             seats[str(n)] = [{"seat": s + 1, "square": start, **w.json()} for s, w in enumerate(result.wins)]
-        relative[str(n)] = [float(f"{n * float(Fraction(w['decimal'])):.10g}") for w in seats[str(n)]]
-    W = pair_matrix_float(chain)
+        relative[str(n)] = [float(f"{n * float(x):.10g}") for x in chances]
+    W = chain.pair_matrix_float
     Q = chain.Q_float
     return {
         "seats": seats,

@@ -8,6 +8,7 @@ probabilities lie in [0, 1].
 
 from __future__ import annotations
 
+import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from math import gcd
@@ -15,9 +16,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-import compute.numbers  # noqa: F401  (lifts the limit on long integers in text: exact values are long)
+sys.set_int_max_str_digits(0)  # exact values are integers of any length, read from text
 
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+SCHEMA_VERSION = 6
+"""The version of the record's layout and meaning; CHANGELOG.md records each change."""
 
 
 class _Model(BaseModel):
@@ -269,11 +274,11 @@ class Players(_Model):
 
 
 class BoardRecord(_Model):
-    """Everything the site shows about one board (compute.cache.board_record)."""
+    """Everything the site shows about one board (compute.assemble.board_record)."""
 
-    schema_: int = Field(alias="schema", description="The result schema's version (compute.cache.SCHEMA_VERSION).")
+    schema_: int = Field(alias="schema", description="The result schema's version (SCHEMA_VERSION).")
     version: str = Field(description="The package version that computed it.")
-    key: str = Field(description="Hash of everything the results depend on (compute.cache.cache_key).")
+    key: str = Field(description="Hash of everything the results depend on (compute.assemble.cache_key).")
     slug: str
     results: Results
     series: Series

@@ -11,19 +11,10 @@ from math import isqrt
 from typing import Any
 
 from compute.boards import Board
-from compute.chain import TurnChain, turn_chain
-from compute.exact import (
-    Distribution,
-    distribution,
-    expected_turns,
-    expected_visits,
-    jump_usage,
-    moments,
-    shortest_game,
-)
+from compute.chain import turn_chain
 from compute.exact import bounds as exact_bounds
+from compute.exact import jump_usage, shortest_game
 from compute.numbers import decimal_string, digit_count, exact_json
-from compute.twoplayer import first_player_wins, pair_wins
 
 WITHIN = (20, 50, 100)
 BOUND_TURNS = (9, 100, 500)
@@ -34,15 +25,13 @@ def board_json(board: Board) -> dict[str, Any]:
     return {"slug": board.slug, "title": board.title, "source": board.source, **board.canonical()}
 
 
-def solve(board: Board, chain: TurnChain | None = None, dist: Distribution | None = None) -> dict[str, Any]:
-    """Every one- and two-player headline result for a board, exactly (reusing `chain`/`dist` if given)."""
-    chain = chain or turn_chain(board)
-    turns = expected_turns(chain)
-    mean, variance = moments(chain, turns)
-    dist = dist or distribution(chain)
-    visits = expected_visits(chain)
+def solve(board: Board) -> dict[str, Any]:
+    """Every one- and two-player headline result for a board, exactly (what `chutes solve --json` prints)."""
+    chain = turn_chain(board)
+    turns, visits, dist = chain.expected_turns, chain.expected_visits, chain.distribution
+    mean, variance = chain.moments
     short = shortest_game(chain)
-    p_first = first_player_wins(chain)
+    p_first = chain.first_player_wins
     quartiles = {name: dist.quantile(q) for name, q in
                  (("lower_quartile", Fraction(1, 4)), ("median", Fraction(1, 2)), ("upper_quartile", Fraction(3, 4)))}
     return {
@@ -74,14 +63,6 @@ def _sqrt_fraction(x: Fraction, digits: int = 60) -> Fraction:
     """√x to about `digits` significant digits, as a fraction (for display only)."""
     scale = 10 ** (2 * digits)
     return Fraction(isqrt(x.numerator * scale // x.denominator), 10**digits)
-
-
-def solve_pair(board: Board, mover: int, other: int) -> dict[str, Any]:
-    """P(the player to move, on `mover`, beats the player on `other`), exactly."""
-    chain: TurnChain = turn_chain(board)
-    p = pair_wins(chain, mover, other)
-    return {"board": board_json(board), "positions": [mover, other],
-            "win_probabilities": [exact_json(p), exact_json(1 - p)]}
 
 
 def summary(result: dict[str, Any]) -> str:

@@ -13,17 +13,13 @@ from typing import Any
 import numpy as np
 
 from compute.chain import TurnChain
-from compute.exact import Distribution, expected_turns, expected_visits
+from compute.exact import Distribution
+from compute.numbers import stable
 
 CHART_MASS = 1 - 1e-6
 BOUNDS_MAX_TURNS = 600
 BOUNDS_MIN_GAP = 1e-60
 DIAGONAL_MASS = 0.995
-
-
-def stable(x: float | Fraction) -> float:
-    """A float rounded to 12 significant digits: identical text on every platform."""
-    return float(f"{float(x):.12g}")
 
 
 def length_series(dist: Distribution, simulated: np.ndarray) -> dict[str, Any]:
@@ -115,8 +111,8 @@ def diagonal_series(dist: Distribution) -> dict[str, Any]:
 def square_series(chain: TurnChain) -> dict[str, Any]:
     """Per square 1..last−1 (and the start): expected turns left and expected turns begun there."""
     board = chain.board
-    turns = dict(zip(chain.states, expected_turns(chain)))
-    visits = dict(zip(chain.states, expected_visits(chain)))
+    turns = dict(zip(chain.states, chain.expected_turns))
+    visits = dict(zip(chain.states, chain.expected_visits))
     squares = list(range(board.squares + 1))
     return {
         "square": squares,

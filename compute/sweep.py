@@ -25,7 +25,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from compute.cache import write_atomic
+from compute.storage import write_atomic
 
 
 class SweepError(RuntimeError):

@@ -6,15 +6,12 @@ settings, with a checksum). A sweep killed halfway keeps its finished pieces and
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from compute import __version__
 from compute.boards import Board
-from compute.cache import checksum, dumps, read_checked, write_atomic
 from compute.chain import turn_chain
 from compute.experiments import (
     MAX_FACES,
@@ -27,7 +24,7 @@ from compute.experiments import (
     scan_json,
     start_sweep,
 )
-from compute.floats import first_player_float
+from compute.storage import key_of, read_checked, store
 from compute.sweep import PartStore, run_pieces
 
 SCHEMA_VERSION = 1
@@ -50,7 +47,7 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
             compute: Callable[[PartStore], dict[str, Any]], force: bool = False) -> dict[str, Any]:
     basis = {"board": board.canonical(), "experiment": name, "params": params, "schema": SCHEMA_VERSION,
              "version": __version__}
-    key = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()
+    key = key_of(basis)
     if folder is None:
         return compute(PartStore(None))
     stem = f"{board.slug or 'board'}-{name}-{key[:16]}"
@@ -62,9 +59,7 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
     if force:
         parts.clear()
     result = compute(parts)
-    record = {"key": key, "experiment": name, "params": params, "result": result}
-    record["checksum"] = checksum(record)
-    write_atomic(path, dumps(record))
+    store(path, {"key": key, "experiment": name, "params": params, "result": result})
     parts.clear()
     return result
 
@@ -98,6 +93,6 @@ def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, sch
                                             progress=progress) for f in chunk]
         by_pair = {(i, k): f for (i, k), f in zip(changed, floats)}
         firsts = [by_pair.get((e.source, e.target)) for e in effects]
-        return scan_json(effects, firsts, first_player_float(turn_chain(board)), min_length)
+        return scan_json(effects, firsts, turn_chain(board).first_player_float, min_length)
 
     return _cached(board, "add-jump", {"min_length": min_length}, folder, compute, force)

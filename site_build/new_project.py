@@ -10,7 +10,6 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
-from compute import __version__
 from site_build.project import ProjectError, absolute
 
 SCAFFOLD = files("site_build") / "scaffold"
@@ -23,8 +22,8 @@ LAYOUT = {
 }
 
 
-def write_project(directory: str | Path) -> list[Path]:
-    """Write a new site project into `directory` (new or empty); the files written."""
+def write_project(directory: str | Path, version: str) -> list[Path]:
+    """Write a new site project into `directory` (new or empty), pinned to chutes `version`; the files written."""
     root = absolute(directory)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise ProjectError(f"{root}: already exists and is not an empty folder; choose a new name")
@@ -32,7 +31,7 @@ def write_project(directory: str | Path) -> list[Path]:
     contents = {target: Template((SCAFFOLD / source).read_text()).safe_substitute(site_name=name)
                 if source in ("mkdocs.yml", "README.md") else (SCAFFOLD / source).read_text()
                 for source, target in LAYOUT.items()}
-    contents["requirements.txt"] = f"chutes-exact=={__version__}\n"
+    contents["requirements.txt"] = f"chutes-exact=={version}\n"
     written = []
     for rel, text in contents.items():
         path = root / rel

@@ -17,7 +17,9 @@ from typing import Any
 
 import plotly
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
+from pydantic import ValidationError
 
+from compute.record import BoardRecord
 from site_build import figures
 from site_build.checks import SiteError
 from site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
@@ -134,7 +136,9 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
         tables={"compare-length": overlay_table(curves, "probability", "Chance of each game length, per board"),
                 "compare-cumulative": overlay_table(curves, "cumulative",
                                                     "Chance the game is over by each turn, per board")})
-    files["data.md"] = _render(env, "data.md.j2", **common)
+    schema = record_schema()
+    files["data.md"] = _render(env, "data.md.j2", **common, schema=schema_parts(schema))
+    files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     for page in pages:
         charts = board_figures(page)
         calculator = figures.safe_json(page.record["players"]["calculator"])
@@ -176,10 +180,34 @@ def write_docs(files: dict[str, str | bytes | Path], out_dir: Path) -> list[str]
     return changed
 
 
+def load_record(path: Path) -> dict[str, Any]:
+    """A cached board record, validated against its typed model, as plain JSON data for the templates."""
+    try:
+        model = BoardRecord.model_validate_json(Path(path).read_bytes())
+    except ValidationError as exc:
+        raise SiteError(f"{path}: not a board record ({exc.errors()[0]['msg']})") from None
+    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of a board record (published as data/schema.json and described on the data page)."""
+    return BoardRecord.model_json_schema(by_alias=True, mode="serialization")
+
+
+def schema_parts(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The record's parts for the data page: each model with its description and its fields' descriptions."""
+    parts = [{"name": "BoardRecord", **schema}] + [{"name": name, **part} for name, part in
+                                                   sorted(schema.get("$defs", {}).items())]
+    return [{"name": p["name"], "description": " ".join(p.get("description", "").split()),
+             "fields": [(field, " ".join(spec.get("description", "").split()))
+                        for field, spec in p.get("properties", {}).items()]}
+            for p in parts if p.get("properties")]
+
+
 def render(record_files: list[Path], out_dir: Path, templates: list[Path] | None = None,
            sources: list[Path] | None = None) -> list[str]:
     """Read cached result files and write the docs folder; the paths that changed."""
-    records = [json.loads(Path(p).read_text()) for p in record_files]
+    records = [load_record(p) for p in record_files]
     return write_docs(render_pages(records, templates, sources), out_dir)
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from compute.assemble import cache_key
 from compute.boards import load_board
-from compute.cache import ResultCache, cache_key, load_all, update
+from compute.cache import ResultCache, load_all, update
 from compute.numbers import fraction_from_json
 from site_build.project import BUNDLED_BOARDS
 
@@ -133,17 +134,3 @@ def test_cli_compute_only_and_bad_board(boards_dir: Path, tmp_path: Path) -> Non
     assert _snapshot(cache_dir) == before, "a bad board must stop the run before anything changes"
     unknown = _chutes("compute", "--boards", str(boards_dir), "--cache", str(cache_dir), "--only", "nope")
     assert unknown.returncode == 2 and "nope" in unknown.stderr and len(unknown.stderr.strip().splitlines()) == 1
-
-
-def test_stages_stay_apart() -> None:
-    """The compute stage never loads the web stack; the build stage's modules never load the mathematics."""
-    web = ("jinja2", "plotly", "mkdocs", "material")
-    probe = ("import sys, chutes.cli, compute.cache, compute.report; "
-             f"print([m for m in sys.modules if m.split('.')[0] in {web!r}])")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
-    maths = ("compute", "flint", "gmpy2", "numpy", "scipy", "numba")
-    probe = ("import sys, site_build.pages, site_build.figures, site_build.words, site_build.checks; "
-             f"print([m for m in sys.modules if m.split('.')[0] in {maths!r}])")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"

@@ -18,8 +18,9 @@ from conftest import CHUTES, bundled_boards, chutes, new_project
 
 from chutes.cli import compute_stage, run
 from compute.boards import load_board
-from compute.cache import ResultCache, checksum, dumps
+from compute.cache import ResultCache
 from compute.cost import check_cost, estimated_seconds
+from compute.storage import checksum, dumps
 from site_build import pipeline, words
 from site_build.checks import unsafe_markup
 from site_build.project import SITE_MARKER

@@ -15,7 +15,7 @@ from conftest import bundled_boards
 from test_boards import CASES
 
 from chutes.cli import run
-from compute.cache import checksum
+from compute.storage import checksum
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:

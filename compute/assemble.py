@@ -1,0 +1,72 @@
+"""A board's record: its exact results, chart series, three-way checks, players and experiments, assembled.
+
+Everything comes from the board's one turn chain (`chain.turn_chain`), which computes each quantity once;
+the record's fields are described in `compute.record`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from compute import __version__, whatif
+from compute.boards import Board
+from compute.chain import turn_chain
+from compute.checks import three_ways
+from compute.players import players_record
+from compute.record import SCHEMA_VERSION
+from compute.report import solve
+from compute.series import bound_series, diagonal_series, length_series, square_series
+from compute.simulate import two_player_games
+from compute.storage import key_of
+
+SIMULATED_GAMES = 1_000_000
+SIMULATION_SEED = 20261122
+EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only
+
+
+def cache_key(board: Board) -> str:
+    """SHA-256 of everything a board's results depend on."""
+    basis = {"board": board.canonical(), "title": board.title, "source": board.source, "schema": SCHEMA_VERSION,
+             "version": __version__, "games": SIMULATED_GAMES, "seed": SIMULATION_SEED}
+    return key_of(basis)
+
+
+def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 1, force: bool = False,
+                 experiments: bool = True) -> dict[str, Any]:
+    """Everything the site shows about one board: exact results, chart series, three-way checks, experiments.
+
+    The experiments are left out (the reason under "skipped") when `experiments` is false or the board
+    has more than EXPERIMENTS_MAX_SQUARES squares; `chutes experiment` still runs them on request.
+    """
+    chain = turn_chain(board)
+    dist = chain.distribution
+    first, second = two_player_games(board, SIMULATED_GAMES, SIMULATION_SEED)
+    return {
+        "schema": SCHEMA_VERSION,
+        "version": __version__,
+        "key": cache_key(board),
+        "slug": board.slug,
+        "results": solve(board),
+        "series": {
+            "length": length_series(dist, np.concatenate([first, second])),
+            "bounds": bound_series(dist),
+            "diagonal": diagonal_series(dist),
+            "squares": square_series(chain),
+        },
+        "checks": three_ways(chain, (first, second), SIMULATION_SEED),
+        "players": players_record(chain),
+        "experiments": _experiments(board, experiments_dir, jobs, force)
+        if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES else
+        {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"},
+    }
+
+
+def _experiments(board: Board, folder: Path | None, jobs: int, force: bool) -> dict[str, Any]:
+    return {"dice": whatif.dice(board, jobs=jobs, folder=folder, force=force),
+            "start": whatif.start(board),
+            "add_jump": whatif.add_jump(board, jobs=jobs, folder=folder, force=force)}
+
+

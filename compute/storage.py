@@ -1,0 +1,69 @@
+"""Storage of JSON results: deterministic bytes, checksums, atomic writes, and reading back with checks.
+
+Knows nothing of boards or results: what it stores is plain JSON. A writer never leaves half a file (a
+temporary file in the same folder, then a rename); a reader gets a stored object only if it is whole,
+unaltered (its own checksum matches) and made for the expected key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def dumps(obj: Any) -> bytes:
+    """Deterministic JSON: sorted keys, fixed indentation, shortest round-trip floats, no NaN."""
+    return (json.dumps(obj, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
+
+
+def checksum(record: dict[str, Any]) -> str:
+    """SHA-256 of a record's content, its own checksum field left out."""
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    return hashlib.sha256(dumps(body)).hexdigest()
+
+
+def key_of(basis: dict[str, Any]) -> str:
+    """SHA-256 of everything a stored result depends on."""
+    return hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that readers see the old file or the new one, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), 0o644)
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def store(path: Path, record: dict[str, Any]) -> None:
+    """Write a record with its checksum, atomically."""
+    write_atomic(path, dumps({**record, "checksum": checksum(record)}))
+
+
+def read_checked(path: Path, key: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A stored record if it is whole and made for `key`; otherwise None and the reason (None, None: absent)."""
+    if not path.exists():
+        return None, None
+    try:
+        record = json.loads(path.read_bytes())
+    except RecursionError:
+        return None, f"{path}: unreadable (nested too deeply)"
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return None, f"{path}: unreadable ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+    if not isinstance(record, dict) or record.get("checksum") != checksum(record):
+        return None, f"{path}: checksum does not match its content (truncated or edited)"
+    if record.get("key") != key:
+        return None, f"{path}: made for other inputs (stale key)"
+    return record, None
