@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from compute import __version__
+from compute.limits import MAX_DIE
 
 if TYPE_CHECKING:
     from compute.boards import Board
     from site_build.project import Project
 
 EXIT_BAD_INPUT = 2
-MAX_DIE = 20  # kept equal to compute.boards.MAX_DIE by a test (not imported: it would load pydantic)
 PLAIN_DIGITS = frozenset("0123456789")
 
 

@@ -18,11 +18,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from compute.limits import MAX_DIE, MAX_FILE_BYTES, MAX_SQUARES
 from compute.rules import roll_target
 
-MAX_SQUARES = 400  # the largest board accepted; benchmarks/ times the work there
-MAX_DIE = 20  # the largest die accepted (the die-size experiment goes up to it)
-MAX_FILE_BYTES = 1_000_000
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 """A board's name (its file name without .toml): it becomes a page's address and a cache file's name."""
 
@@ -82,7 +80,7 @@ class Board:
         return self.squares
 
     def move(self, square: int, roll: int) -> int:
-        """Square after one roll from `square` (the rules of DESIGN.md §3)."""
+        """Square after one roll from `square` (the rules: `compute.rules`)."""
         return roll_target(self.squares, self.overshoot, self.jumps, square, roll)
 
     def canonical(self) -> dict[str, Any]:

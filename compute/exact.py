@@ -7,8 +7,11 @@ rational arithmetic; floats appear only in the tail of the distribution kept for
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import islice
+from math import lcm
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -140,8 +143,9 @@ class Distribution:
 
 
 def distribution(chain: TurnChain, exact_tail: Fraction = EXACT_TAIL, float_tail: float = FLOAT_TAIL,
-                 exact_bits: int = EXACT_BITS) -> Distribution:
-    """The game-length distribution from the start, by integer vector iteration (no rounding)."""
+                 exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS) -> Distribution:
+    """The game-length distribution from the start, by integer vector iteration (no rounding): at most
+    `max_terms` exact terms, fewer once the tail is below `exact_tail` or the denominators pass `exact_bits`."""
     s = chain.scale
     finish = chain.finish
     vector = [0] * chain.size
@@ -153,7 +157,7 @@ def distribution(chain: TurnChain, exact_tail: Fraction = EXACT_TAIL, float_tail
         exact.append(Fraction(sum(v * f for v, f in zip(vector, finish) if v), power))
         vector = chain.step(vector)
         alive = sum(vector)
-        if (alive * exact_tail.denominator < power * exact_tail.numerator or len(exact) >= MAX_TERMS
+        if (alive * exact_tail.denominator < power * exact_tail.numerator or len(exact) >= max_terms
                 or power.bit_length() > exact_bits):
             break
     remaining = Fraction(alive, power)
@@ -167,31 +171,27 @@ def distribution(chain: TurnChain, exact_tail: Fraction = EXACT_TAIL, float_tail
     return Distribution(tuple(exact), tuple(floats), remaining)
 
 
+def bound_terms(dist: Distribution) -> Iterator[tuple[int, int, int]]:
+    """For n = 1, 2, … over the exact part: (Σ_{k≤n} a_k², 1 − Σ_{k≤n} a_k, 1) all times one common scale D,
+    as integers (D, then the two numerators): the lower bound on the first player's chance after n turns is
+    ½ + ½·squares/D², the upper bound adds ½·rest²/D². Integers over one scale: no gcd per term."""
+    scale = lcm(1, *(p.denominator for p in dist.exact))
+    squares = cumulative = 0
+    for p in dist.exact:
+        a = p.numerator * (scale // p.denominator)
+        squares += a * a
+        cumulative += a
+        yield scale, squares, scale - cumulative
+
+
 def bounds(dist: Distribution, n: int) -> tuple[Fraction, Fraction]:
-    """Seed 000's exact lower and upper bounds on the first player's chance after n turns."""
-    terms = dist.exact[:n]
-    lower = Fraction(1, 2) + sum((p * p for p in terms), Fraction(0)) / 2
-    rest = 1 - sum(terms, Fraction(0))
-    return lower, lower + rest * rest / 2
-
-
-def bounds_series(chain: TurnChain, turns: int) -> list[tuple[Fraction, Fraction]]:
-    """Exact (lower, upper) after n = 1..turns, by integer arithmetic over a common denominator."""
-    s = chain.scale
-    vector = [0] * chain.size
-    vector[chain.start] = 1
-    out: list[tuple[Fraction, Fraction]] = []
-    sq_num, cum_num, power = 0, 0, 1
-    for _ in range(turns):
-        p_num = sum(v * f for v, f in zip(vector, chain.finish) if v)
-        sq_num = sq_num * s * s + p_num * p_num
-        cum_num = cum_num * s + p_num
-        power *= s
-        vector = chain.step(vector)
-        lower = Fraction(1, 2) + Fraction(sq_num, 2 * power * power)
-        rest = power - cum_num
-        out.append((lower, lower + Fraction(rest * rest, 2 * power * power)))
-    return out
+    """The exact lower and upper bounds on the first player's chance after n turns (after all the exact
+    terms if n goes beyond them: bounds from fewer turns are still bounds, only looser)."""
+    if n < 1:
+        raise ValueError(f"bounds after {n} turns: n must be at least 1")
+    scale, squares, rest = next(islice(bound_terms(dist), min(n, len(dist.exact)) - 1, None))
+    lower = Fraction(1, 2) + Fraction(squares, 2 * scale * scale)
+    return lower, lower + Fraction(rest * rest, 2 * scale * scale)
 
 
 @dataclass(frozen=True)

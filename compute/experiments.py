@@ -1,4 +1,5 @@
-"""What-if experiments (seed 003): another die, another starting square, one more chute or ladder.
+"""What-if experiments, after Hochman's REU paper "Chutes and Ladders" (2014): another die, another
+starting square, one more chute or ladder.
 
 The single-jump scan is exact without re-solving the board for every candidate. Adding a jump from
 square i to square k redirects the rolls that land on i, a rank-one change of the roll-level chain
@@ -20,12 +21,14 @@ from flint import fmpq, fmpq_mat
 
 from compute.boards import Board, BoardError
 from compute.chain import TurnChain, roll_matrices, turn_chain
+from compute.limits import MAX_DIE
 from compute.numbers import decimal_string, exact_json, fraction_from_json
 from compute.rules import roll_landing
 
-MAX_FACES = 20
 MIN_JUMP_LENGTH = 10
-FLOAT_TAIL = 1e-7
+ALIVE_TOLERANCE = 1e-7
+"""The float scan stops a candidate once less than this mass of games is still running (its neglected
+part of Σ P(T = k)² is then below 10⁻¹⁴)."""
 MAX_FLOAT_TURNS = 200_000
 
 
@@ -64,7 +67,7 @@ def die_row(board: Board, faces: int) -> dict[str, Any]:
 
 
 def longer_with_bigger_die(rows: Sequence[dict[str, Any]]) -> list[int]:
-    """Die sizes n for which an (n+1)-sided die makes the average game longer (seed 003: n = 2 on its board)."""
+    """Die sizes n for which an (n+1)-sided die makes the average game longer (Hochman: n = 2 on the 47→26 board)."""
     out = []
     for a, b in zip(rows, rows[1:]):
         if a["expected_turns"] and b["expected_turns"]:
@@ -73,7 +76,7 @@ def longer_with_bigger_die(rows: Sequence[dict[str, Any]]) -> list[int]:
     return out
 
 
-def die_sweep(board: Board, max_faces: int = MAX_FACES) -> list[dict[str, Any]]:
+def die_sweep(board: Board, max_faces: int = MAX_DIE) -> list[dict[str, Any]]:
     """`die_row` for dice of 1..max_faces faces, in order (serially; see compute.whatif for parallel)."""
     return [die_row(board, faces) for faces in range(1, max_faces + 1)]
 
@@ -84,7 +87,7 @@ def die_sweep(board: Board, max_faces: int = MAX_FACES) -> list[dict[str, Any]]:
 def start_sweep(chain: TurnChain) -> dict[str, Any]:
     """Expected turns from every square where a turn can start, and the squares worse than the previous one.
 
-    Seed 003's comparison: each such square against the previous square where a turn can start
+    Hochman's comparison: each such square against the previous square where a turn can start
     (jump feet are skipped, since no turn starts on them).
     """
     turns = chain.expected_turns
@@ -97,7 +100,7 @@ def start_sweep(chain: TurnChain) -> dict[str, Any]:
 
 
 def candidates(board: Board, min_length: int = MIN_JUMP_LENGTH) -> list[tuple[int, int]]:
-    """Every single jump (from, to) under seed 003's reading, which gives its count of 5,496 on the 47→26 board.
+    """Every single jump (from, to) under the reading that gives Hochman's count of 5,496 on the 47→26 board.
 
     Both ends lie on squares 0..last that are not the foot of an existing chute or ladder (the top of
     one is allowed), the ends differ, and the jump spans at least `min_length` squares.
@@ -259,7 +262,7 @@ def first_player_floats(board: Board, pairs: Sequence[tuple[int, int]]) -> list[
         total[active] += p * p
         X = X @ Q + np.einsum("jr,jdr->jd", XU, V[active])
         tail = X.sum(axis=1)
-        done = tail < FLOAT_TAIL
+        done = tail < ALIVE_TOLERANCE
         for j in active[done]:
             out[j] = 0.5 + 0.5 * float(total[j])
         if done.any():

@@ -1,7 +1,7 @@
 """Several players, from any squares: each seat's chance to win, certified by interval arithmetic.
 
 Players move in seat order and never interact; seat i wins at turn k when its own game ends at turn k,
-every earlier seat's game lasts longer than k, and every later seat's lasts at least k (DESIGN.md §4):
+every earlier seat's game lasts longer than k, and every later seat's lasts at least k:
 
     P(seat i wins) = Σₖ P(Tᵢ = k) · Π_{j<i} P(Tⱼ > k) · Π_{j>i} P(Tⱼ ≥ k).
 

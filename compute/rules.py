@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-OVERSHOOT_RULES = ("stay", "bounce", "pass")
-
 
 def roll_landing(last: int, overshoot: str, square: int, roll: int) -> int:
     """Square the roll lands on, before any chute or ladder; `last` means the game is won."""

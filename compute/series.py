@@ -7,13 +7,12 @@ Floats here are derived from the exact results (or, where labelled, from simulat
 from __future__ import annotations
 
 from fractions import Fraction
-from math import lcm
 from typing import Any
 
 import numpy as np
 
 from compute.chain import TurnChain
-from compute.exact import Distribution
+from compute.exact import Distribution, bound_terms
 from compute.numbers import stable
 
 CHART_MASS = 1 - 1e-6
@@ -53,7 +52,7 @@ def length_series(dist: Distribution, simulated: np.ndarray) -> dict[str, Any]:
 
 
 def bound_series(dist: Distribution) -> dict[str, Any]:
-    """Seed 000's lower and upper bounds after n turns and the gap between them.
+    """The lower and upper bounds (after RobinFiveWords' post) after n turns and the gap between them.
 
     Within the exact part of the distribution the sums are exact integers over a common denominator,
     rounded once (so the tiny gap suffers no cancellation); beyond it the float tail continues the curve.
@@ -68,21 +67,14 @@ def bound_series(dist: Distribution) -> dict[str, Any]:
         gap.append(stable(width))
         return width < BOUNDS_MIN_GAP or len(gap) >= BOUNDS_MAX_TURNS
 
-    scale = 1
-    for p in dist.exact:
-        scale = lcm(scale, p.denominator)
-    squares = cumulative = 0
-    for p in dist.exact:
-        a = p.numerator * (scale // p.denominator)
-        squares += a * a
-        cumulative += a
-        rest = scale - cumulative
+    scale, squares, rest = 1, 0, 1
+    for scale, squares, rest in bound_terms(dist):
         # int / int is correctly rounded in Python: no big gcds, no cancellation.
         if add(0.5 + squares / (2 * scale * scale), rest * rest / (2 * scale * scale)):
             break
     else:
         low = 0.5 + squares / (2 * scale * scale)
-        tail = (scale - cumulative) / scale
+        tail = rest / scale
         for p in dist.tail_floats:
             low += p * p / 2
             tail -= p
@@ -92,7 +84,7 @@ def bound_series(dist: Distribution) -> dict[str, Any]:
 
 
 def diagonal_series(dist: Distribution) -> dict[str, Any]:
-    """Seed 000's diagonal squares: for each game length k, where its square starts and its side."""
+    """The diagonal squares of RobinFiveWords' picture: for each game length k, where its square starts and its side."""
     start = Fraction(0)
     turns: list[int] = []
     corners: list[float] = []

@@ -1,9 +1,9 @@
 """Monte Carlo games, compiled with numba and run in parallel, reproducible from a seed.
 
-The rules are written here again on purpose, straight from DESIGN.md §3 and independent of the
-chain code, so that simulation is a genuine third check of the exact results. Games are split into
-fixed chunks, each with its own generator seeded from (seed, chunk): the same seed gives the same
-games whatever the number of threads.
+The rules are written here again on purpose, from their statement on the method page and independent
+of `compute.rules` and the chain code, so that simulation is a genuine third check of the exact
+results. Games are split into fixed chunks, each with its own generator seeded from (seed, chunk): the
+same seed gives the same games whatever the number of threads.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from scipy.stats import binomtest, norm
 
 from compute.boards import Board
 
@@ -109,7 +110,10 @@ class Estimate:
         return self.low <= x <= self.high
 
 
-Z95 = 1.959963984540054
+LEVEL = 0.95
+"""The confidence level of every simulated interval."""
+Z95 = float(norm.ppf((1 + LEVEL) / 2))
+"""Half-width of a 95% normal interval, in standard errors."""
 
 
 def mean_turns(lengths: np.ndarray) -> Estimate:
@@ -130,11 +134,8 @@ def first_player_share(first: np.ndarray, second: np.ndarray) -> Estimate:
 
 
 def _share_estimate(wins: int, n: int) -> Estimate:
-    p = wins / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return Estimate(p, centre - half, centre + half, n)
+    interval = binomtest(wins, n).proportion_ci(confidence_level=LEVEL, method="wilson")
+    return Estimate(wins / n, float(interval.low), float(interval.high), n)
 
 
 def two_player_games(board: Board, games: int, seed: int, first_chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,6 @@ import ctypes
 import hashlib
 import json
 import multiprocessing
-import multiprocessing.forkserver
 import os
 import shutil
 import signal
@@ -23,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
+from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
 from compute.storage import write_atomic
@@ -88,7 +88,7 @@ def run_pieces(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], jobs: 
             _run_dask(fn, pieces, todo, scheduler, finish)
         elif jobs > 1 and len(todo) > 1:
             with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(fn),
-                                     initializer=die_with, initargs=(os.getpid(),)) as pool:
+                                     initializer=_worker_start, initargs=(os.getpid(),)) as pool:
                 futures = {pool.submit(fn, *pieces[n]): n for n in todo}
                 for future in as_completed(futures):
                     finish(futures[future], future.result())
@@ -127,27 +127,19 @@ def die_with(owner: int) -> None:
     threading.Thread(target=watch, name="die-with-owner", daemon=True).start()
 
 
-_SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                    "NUMBA_NUM_THREADS": "1"}
-
-
 def _context(fn: Callable[..., Any]) -> multiprocessing.context.BaseContext:
     """Workers forked from a clean server that has the work's module loaded: quick to start, and safe
-    (no fork of a process whose thread pools are running). Each worker does its linear algebra on one
-    thread: the parallelism is the processes'."""
+    (no fork of a process whose thread pools are running)."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([fn.__module__])
-    saved = {k: os.environ.get(k) for k in _SINGLE_THREADED}
-    os.environ.update(_SINGLE_THREADED)
-    try:
-        multiprocessing.forkserver.ensure_running()
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return context
+
+
+def _worker_start(owner: int) -> None:
+    """In each worker: end with the run, and do linear algebra on one thread (the processes are the
+    parallelism; several BLAS threads per process would only compete for the same cores)."""
+    die_with(owner)
+    threadpool_limits(1)
 
 
 def _run_dask(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], todo: list[int], scheduler: str,

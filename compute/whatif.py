@@ -14,7 +14,6 @@ from compute import __version__
 from compute.boards import Board
 from compute.chain import turn_chain
 from compute.experiments import (
-    MAX_FACES,
     MIN_JUMP_LENGTH,
     candidates,
     die_row,
@@ -24,10 +23,12 @@ from compute.experiments import (
     scan_json,
     start_sweep,
 )
+from compute.limits import MAX_DIE
 from compute.storage import key_of, read_checked, store
 from compute.sweep import PartStore, run_pieces
 
-SCHEMA_VERSION = 1
+SWEEP_FORMAT = 1
+"""The version of a stored sweep's layout (its own, apart from the board record's SCHEMA_VERSION)."""
 JUMPS_PER_PIECE = 200
 """Candidates per piece of the add-jump sweep: fixed, so that a sweep resumed with another number of
 workers finds exactly the pieces it would have made (the chains of a piece are iterated together)."""
@@ -45,7 +46,7 @@ def jump_piece(fields: dict[str, Any], pairs: list[list[int]]) -> list[float | N
 
 def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None,
             compute: Callable[[PartStore], dict[str, Any]], force: bool = False) -> dict[str, Any]:
-    basis = {"board": board.canonical(), "experiment": name, "params": params, "schema": SCHEMA_VERSION,
+    basis = {"board": board.canonical(), "experiment": name, "params": params, "format": SWEEP_FORMAT,
              "version": __version__}
     key = key_of(basis)
     if folder is None:
@@ -64,9 +65,9 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
     return result
 
 
-def dice(board: Board, max_faces: int = MAX_FACES, jobs: int = 1, scheduler: str | None = None,
+def dice(board: Board, max_faces: int = MAX_DIE, jobs: int = 1, scheduler: str | None = None,
          folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
-    """Seed 003's die-size experiment for 1..max_faces faces."""
+    """Hochman's die-size experiment for 1..max_faces faces."""
     def compute(parts: PartStore) -> dict[str, Any]:
         pieces = [(board.fields(), faces) for faces in range(1, max_faces + 1)]
         rows = run_pieces(dice_piece, pieces, jobs, scheduler, parts, desc="die sizes", progress=progress)
@@ -76,13 +77,13 @@ def dice(board: Board, max_faces: int = MAX_FACES, jobs: int = 1, scheduler: str
 
 
 def start(board: Board) -> dict[str, Any]:
-    """Seed 003's starting-square experiment (one exact solve: nothing to cache)."""
+    """Hochman's starting-square experiment (one exact solve: nothing to cache)."""
     return start_sweep(turn_chain(board))
 
 
 def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, scheduler: str | None = None,
              folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
-    """Seed 003's scan of every single added chute or ladder of length ≥ min_length."""
+    """Hochman's scan of every single added chute or ladder of length ≥ min_length."""
     def compute(parts: PartStore) -> dict[str, Any]:
         pairs = candidates(board, min_length)
         effects = scan_exact(board, pairs)

@@ -191,7 +191,7 @@ def overlay_figure(entries: list[tuple[str, dict[str, Any]]], cumulative: bool) 
 
 
 def bounds_figure(series: dict[str, Any], exact_value: float) -> go.Figure:
-    """The gap between seed 000's lower and upper bounds after n turns, on a log scale."""
+    """The gap between the lower and upper bounds after n turns, on a log scale."""
     fig = go.Figure([
         go.Scatter(x=series["turns"], y=series["gap"], mode="lines", name="upper − lower",
                    line={"color": EXACT, "width": 3},
@@ -208,7 +208,7 @@ def bounds_figure(series: dict[str, Any], exact_value: float) -> go.Figure:
 
 
 def diagonal_figure(series: dict[str, Any]) -> go.Figure:
-    """Seed 000's picture: one square per game length along the diagonal, of side P(T = k)."""
+    """RobinFiveWords' picture: one square per game length along the diagonal, of side P(T = k)."""
     shapes: list[dict[str, Any]] = [
         {"type": "path", "path": "M 0 0 L 0 1 L 1 1 Z", "fillcolor": EXACT, "opacity": 0.18, "line": {"width": 0},
          "layer": "below"},

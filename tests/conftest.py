@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from fractions import Fraction
 from functools import cache
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -27,6 +28,12 @@ def bundled_boards() -> dict[str, Path]:
 
 
 BUNDLED = list(bundled_boards())
+
+
+def published_fraction() -> Fraction:
+    """The classic board's first-player fraction as RobinFiveWords published it (4,453 digits over 4,453)."""
+    lines = [x for x in (DATA / "classic_first_player.txt").read_text().splitlines() if not x.startswith("#")]
+    return Fraction(int(lines[0]), int(lines[1]))
 CHUTES = [sys.executable, "-m", "chutes"]
 
 

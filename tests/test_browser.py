@@ -14,6 +14,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from compute.players import position_chances
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = os.environ.get("CHUTES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]

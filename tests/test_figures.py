@@ -1,4 +1,5 @@
-"""Every figure of DESIGN.md §5 that belongs to one- and two-player results, reproduced exactly."""
+"""Every published one- and two-player figure the engine must reproduce (RobinFiveWords, Sierakowski,
+Hochman, the Octave post), reproduced exactly."""
 
 from __future__ import annotations
 
@@ -7,20 +8,16 @@ from fractions import Fraction
 import pytest
 
 from compute.chain import turn_chain
-from compute.exact import bounds, bounds_series, distribution, expected_turns
-from compute.numbers import decimal_string
+from compute.exact import bounds, distribution, expected_turns
+from compute.numbers import decimal_string, stable
+from compute.series import bound_series
 from compute.twoplayer import first_player_wins, pair_wins
-from tests.conftest import DATA, board, chain
-
-
-def seed_fraction() -> Fraction:
-    lines = [x for x in (DATA / "classic_first_player.txt").read_text().splitlines() if not x.startswith("#")]
-    return Fraction(int(lines[0]), int(lines[1]))
+from tests.conftest import board, chain, published_fraction
 
 
 def test_first_player_fraction_equals_seed_in_full(classic):
     p = first_player_wins(classic)
-    expected = seed_fraction()
+    expected = published_fraction()
     assert len(str(expected.numerator)) == 4453 and len(str(expected.denominator)) == 4453
     assert p == expected
     assert decimal_string(p, 50) == "0.50780277346091397787392387841954080716542767187942"
@@ -50,11 +47,12 @@ def test_bounds_after_n_turns(classic):
     assert lower < first_player_wins(classic) < upper
 
 
-def test_bounds_series_matches_bounds(classic):
+def test_bounds_chart_series_matches_the_exact_bounds(classic):
     dist = distribution(classic)
-    series = bounds_series(classic, 120)
+    series = bound_series(dist)
     for n in (1, 9, 57, 120):
-        assert series[n - 1] == bounds(dist, n)
+        lower, upper = bounds(dist, n)
+        assert (series["lower"][n - 1], series["upper"][n - 1]) == (stable(lower), stable(upper))
 
 
 def test_expected_turns_48_board(classic):

@@ -1,4 +1,4 @@
-"""Several players from any squares: seed 004's figures, exact two-player values, certified enclosures, simulation,
+"""Several players from any squares: Noordenbos's figures, exact two-player values, certified enclosures, simulation,
 printed decimals within their error bounds of exact three-player values."""
 
 from __future__ import annotations

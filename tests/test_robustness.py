@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from bad_boards import CASES
 from conftest import bundled_boards
-from test_boards import CASES
 
 from chutes.cli import run
 from compute.storage import checksum
@@ -109,11 +109,14 @@ def _two_boards(tmp_path: Path) -> Path:
 
 def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path) -> None:
     boards, cache = _two_boards(tmp_path), tmp_path / "cache"
-    for delay in (1.5, 3.5):
+    for moment in ("experiments/*.parts/*.json", "classic-pass-*.json"):  # mid-sweep, then between boards
         proc = subprocess.Popen([sys.executable, "-m", "chutes", "compute",
                                  "--boards", str(boards), "--cache", str(cache), "--force"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(delay)
+        deadline = time.monotonic() + 300
+        while not list(cache.glob(moment)):
+            assert proc.poll() is None and time.monotonic() < deadline, f"the run ended before {moment} appeared"
+            time.sleep(0.02)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         _valid_cache(cache)

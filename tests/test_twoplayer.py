@@ -1,4 +1,4 @@
-"""The fast exact two-player method against a direct exact solve of the pair system (seed 000)."""
+"""The fast exact two-player method against a direct exact solve of the pair system (as in RobinFiveWords' post)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.strategies import boards
 
 
 def direct_pair_solve(c: TurnChain) -> dict[tuple[int, int], Fraction]:
-    """P(i, j) for every pair by solving seed 000's linear system exactly.
+    """P(i, j) for every pair by solving the pair system exactly.
 
     P(i, j) = r_i + Σ_k Q_ik (1 - P(j, k)): the player to move on i either finishes now or moves to k,
     after which the opponent (on j) is the player to move.
