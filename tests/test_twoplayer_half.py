@@ -1,0 +1,157 @@
+"""The half-degree two-player method against the full-degree one, exactly, and its denominator identity."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import gmpy2
+import pytest
+from flint import fmpz_poly
+
+from compute import twoplayer
+from compute.boards import BoardError, board_from_mapping, load_board
+from compute.chain import TurnChain, turn_chain
+from compute.twoplayer import first_player_wins, first_player_wins_full, pair_wins, pair_wins_full
+
+REPOSITORY = Path(__file__).parent.parent
+BOARD_FILES = sorted((REPOSITORY / "site_src" / "boards").glob("*.toml"))
+CLASSIC_DATA = Path(__file__).parent / "data" / "classic_first_player.txt"
+RULES = ("stay", "bounce", "pass")
+
+
+def classic_lines() -> list[str]:
+    """The stored fraction's digits: comment lines start with '#', then the numerator and the denominator."""
+    return [x.strip() for x in CLASSIC_DATA.read_text().splitlines() if x.strip() and not x.startswith("#")]
+
+
+def classic_fraction() -> Fraction:
+    """The stored 4,453-digit fraction (read by GMP: Python refuses int() of over 4,300 digits by default)."""
+    numerator, denominator = classic_lines()[:2]
+    return Fraction(int(gmpy2.mpz(numerator)), int(gmpy2.mpz(denominator)))
+
+
+def random_small_board(seed: int):
+    """A valid random board of 4-30 squares: rule RULES[seed % 3], a roll-again face on every other seed triple."""
+    rng = random.Random(seed)
+    overshoot = RULES[seed % 3]
+    roll_again = (seed // 3) % 2 == 1
+    while True:
+        squares = rng.randint(4, 30)
+        die = rng.randint(2 if roll_again else 1, min(6, squares))
+        ladders, chutes, used = [], [], set()
+        for _ in range(rng.randint(0, squares // 3)):
+            a, b = rng.randrange(1, squares), rng.randrange(0, squares + 1)
+            if a == b or a in used or b in used:
+                continue
+            used |= {a, b}
+            (ladders if b > a else chutes).append([a, b])
+        data = dict(title="t", squares=squares, die=die, overshoot=overshoot, ladders=ladders, chutes=chutes,
+                    roll_again_on=rng.randint(1, die) if roll_again else None, source="t")
+        try:
+            return board_from_mapping(data, "t")
+        except BoardError:
+            continue
+
+
+def stein_determinant(m: list[int], s: int) -> int:
+    """Π_{i≤j}(s² − μ_iμ_j) over the roots μ of monic m, as the square root of |Res(m, m#)·m(s)·m(−s)|."""
+    k = len(m) - 1
+    mp = fmpz_poly(m)
+    m_sharp = fmpz_poly([m[k - i] * (s * s) ** (k - i) for i in range(k + 1)])
+    root, exact = gmpy2.iroot(gmpy2.mpz(abs(int(mp.resultant(m_sharp)) * int(mp(s)) * int(mp(-s)))), 2)
+    assert exact
+    return int(root)
+
+
+def test_bundled_boards_are_there():
+    assert {p.stem for p in BOARD_FILES} >= {"classic", "classic-47", "classic-pass", "noordenbos", "tiny"}
+
+
+@pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.stem)
+def test_bundled_board_half_equals_full(path: Path):
+    c = turn_chain(load_board(path))
+    assert first_player_wins(c) == first_player_wins_full(c)
+    start, last = c.board.start, c.states[-1]
+    assert pair_wins(c, start, last) == pair_wins_full(c, start, last)
+    assert pair_wins(c, last, start) == pair_wins_full(c, last, start)
+
+
+def test_classic_equals_the_stored_fraction():
+    p = first_player_wins(turn_chain(load_board(REPOSITORY / "site_src" / "boards" / "classic.toml")))
+    assert [len(x) for x in classic_lines()[:2]] == [4453, 4453]
+    assert p == classic_fraction()
+    assert gmpy2.mpz(p.numerator).digits() == classic_lines()[0]
+
+
+SEEDS = range(36)
+
+
+def test_random_boards_cover_every_rule():
+    boards = [random_small_board(seed) for seed in SEEDS]
+    assert {b.overshoot for b in boards} == set(RULES)
+    assert sum(b.roll_again_on is not None for b in boards) >= 12
+    assert all(4 <= b.squares <= 30 for b in boards)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_board_half_equals_full(seed: int):
+    c = turn_chain(random_small_board(seed))
+    assert first_player_wins(c) == first_player_wins_full(c)
+    for mover, other in ((c.board.start, c.states[-1]), (c.states[len(c.states) // 2], c.board.start)):
+        assert pair_wins(c, mover, other) == pair_wins_full(c, mover, other)
+
+
+def _half_parts(c: TurnChain):
+    gamma = twoplayer.krylov(c, c.start, list(c.finish), 2 * c.size)
+    m = twoplayer._minimal_polynomial(gamma, c.size, c.scale)
+    return gamma, m
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_minimal_polynomial_annihilates_and_divides_the_characteristic_polynomial(seed: int):
+    c = turn_chain(random_small_board(seed))
+    gamma, m = _half_parts(c)
+    k = len(m) - 1
+    assert m[-1] == 1 and 1 <= k <= c.size
+    assert all(sum(m[j] * gamma[n + j] for j in range(k + 1)) == 0 for n in range(2 * c.size - k))
+    assert (c.M.charpoly() % fmpz_poly(m)).is_zero()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_denominator_is_the_stein_determinant(seed: int):
+    """W = ±Res(E, O)·m(s)·m(−s)/2^(k(k−1)/2) modulo each prime equals ±Π_{i≤j}(s² − μ_iμ_j)."""
+    c = turn_chain(random_small_board(seed))
+    gamma, m = _half_parts(c)
+    setup = twoplayer._HalfSetup(c, m, gamma, gamma)
+    W = stein_determinant(m, c.scale)
+    assert W.bit_length() <= setup.bound_bits
+    primes = twoplayer._primes_above_bits(setup.bound_bits)
+    residues = twoplayer._half_residues(*setup.args(), primes)
+    signs = {(r[1] - W) % p == 0 for p, r in zip(primes, residues) if r is not None}
+    assert len(signs) == 1  # the same sign at every prime
+    for p, r in zip(primes, residues):
+        if r is not None:
+            assert r[1] in (W % p, -W % p)
+    same_turn = 2 * first_player_wins_full(c) - 1
+    assert (same_turn * W).denominator == 1
+
+
+def test_a_wrong_spare_residue_is_caught(monkeypatch):
+    real = twoplayer._half_residues
+
+    def corrupt(*args):
+        out = real(*args)
+        p, (n, w) = args[-1][-1], out[-1]
+        return out[:-1] + [((n + 1) % p, w)]
+
+    monkeypatch.setattr(twoplayer, "_half_residues", corrupt)
+    with pytest.raises(ArithmeticError, match="certificate"):
+        first_player_wins(turn_chain(load_board(REPOSITORY / "site_src" / "boards" / "tiny.toml")), parallel=False)
+
+
+def test_deterministic_game():
+    """A one-faced die: both players need the same number of turns, so the first always wins."""
+    c = turn_chain(board_from_mapping(dict(title="t", squares=7, die=1, source="t"), "t"))
+    assert first_player_wins(c) == 1 == first_player_wins_full(c)
