@@ -22,7 +22,7 @@ from math import lcm
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
-from compute import exact, floats
+from compute import exact, floats, twoplayer
 from compute.boards import Board, doomed_squares, roll_squares
 
 
@@ -101,8 +101,6 @@ class TurnChain:
     @cached_property
     def first_player_wins(self) -> Fraction:
         """The exact chance that the first of two players wins (`twoplayer.first_player_wins`)."""
-        from compute import twoplayer
-
         return twoplayer.first_player_wins(self)
 
     @cached_property

@@ -120,6 +120,8 @@ class GameLength(_Model):
     median: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 1/2 (Distribution.quantile).")
     upper_quartile: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 3/4 (Distribution.quantile).")
     shortest: Shortest
+    percentiles: dict[str, int] = Field(description="Smallest k with P(T ≤ k) ≥ p/100 for p = 2.5, 5, 10, 90, 95, "
+                                                    "97.5 (Distribution.quantile).")
     over_within: dict[str, ExactProbability] = Field(description="P(T ≤ k) for k = 20, 50, 100 (Distribution.cdf).")
     exact_terms: int = Field(ge=1, description="How many terms of the distribution are exact.")
 

@@ -17,6 +17,7 @@ from compute.exact import jump_usage, shortest_game
 from compute.numbers import decimal_string, digit_count, exact_json
 
 WITHIN = (20, 50, 100)
+PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
 BOUND_TURNS = (9, 100, 500)
 
 
@@ -48,6 +49,7 @@ def solve(board: Board) -> dict[str, Any]:
             "shortest": {"turns": short.turns, "rolls": list(short.rolls), "squares": list(short.squares),
                          "probability": exact_json(dist.exact[short.turns - 1]),
                          "path_probability": exact_json(short.path_probability)},
+            "percentiles": {p: dist.quantile(Fraction(p) / 100) for p in PERCENTILES},
             "over_within": {str(k): exact_json(dist.cdf(k)) for k in WITHIN if k <= len(dist.exact)},
             "exact_terms": len(dist.exact),
         },

@@ -11,6 +11,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 URL_ATTRIBUTES = {"href", "src", "srcset", "poster", "data", "action", "formaction", "xlink:href"}
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")\s]+)""")
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
+NAVIGATION_TAGS = {"a", "area"}
 
 
 class SiteError(ValueError):
@@ -43,11 +44,16 @@ def _parse(path: Path) -> _Links:
 
 
 def outside_references(site_dir: Path, allowed_hosts: set[str] = frozenset()) -> list[str]:
-    """Every place where a page or stylesheet refers to a URL outside the site ('file:line: url')."""
+    """Every place where a page or stylesheet would load something from outside the site ('file:line: url').
+
+    A link a reader may follow (<a href>) loads nothing by itself and is allowed; the references page has
+    them. Everything a page fetches on its own (scripts, styles, images, fonts, frames, forms) must be local."""
     problems = []
     hosts = LOCAL_HOSTS | set(allowed_hosts)
     for path in sorted(site_dir.rglob("*.html")):
         for tag, url, line in _parse(path).urls:
+            if tag in NAVIGATION_TAGS:
+                continue
             split = urlsplit(url)
             if split.scheme in ("http", "https") or url.startswith("//"):
                 if split.hostname not in {h.strip("[]") for h in hosts}:

@@ -19,6 +19,7 @@ import plotly
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 from pydantic import ValidationError
 
+from compute.literature import SIMULATION_Z, LiteratureError, load_literature, reproduce
 from compute.record import BoardRecord
 from site_build import figures
 from site_build.checks import SiteError
@@ -27,7 +28,8 @@ from site_build.tables import board_tables, overlay_table
 from site_build.words import FILTERS
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-SKIP_SOURCES = {"boards"}
+SKIP_SOURCES = {"boards", "literature.toml"}
+LITERATURE = "literature.toml"
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,10 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
         tables={"compare-length": overlay_table(curves, "probability", "Chance of each game length, per board"),
                 "compare-cumulative": overlay_table(curves, "cumulative",
                                                     "Chance the game is over by each turn, per board")})
+    literature = next((folder / LITERATURE for folder in (sources or [DEFAULT_SITE_SRC])
+                       if (folder / LITERATURE).is_file()), None)
+    if literature is not None:
+        files["literature.md"] = _literature_page(env, literature, pages)
     schema = record_schema()
     files["data.md"] = _render(env, "data.md.j2", **common, schema=schema_parts(schema))
     files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -155,6 +161,26 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
                 files[rel.as_posix()] = source
     files["assets/javascripts/plotly.min.js"] = PLOTLY_JS
     return files
+
+
+def _literature_page(env: Environment, path: Path, pages: list[BoardPage]) -> str:
+    """The "What others found" page: every published figure of the literature file next to ours."""
+    try:
+        literature = load_literature(path)
+    except LiteratureError as exc:
+        raise SiteError(str(exc)) from None
+    records = {p.slug: p.record for p in pages}
+    try:
+        comparisons = reproduce(literature, records)
+    except (KeyError, StopIteration, ValueError) as exc:
+        raise SiteError(f"{path}: a figure's key does not lead to a value in its board's record ({exc})") from None
+    groups: dict[str, list[Any]] = {}
+    for c in comparisons:
+        groups.setdefault(c.figure.source, []).append(c)
+    return _render(env, "literature.md.j2", comparisons=comparisons, records=records, z=SIMULATION_Z,
+                   groups=[(group[0].source, group) for group in groups.values()],
+                   sources=sorted(literature.sources.items(), key=lambda item: item[1].author.lower()),
+                   boards_by_slug={p.slug: p.title for p in pages})
 
 
 def write_docs(files: dict[str, str | bytes | Path], out_dir: Path) -> list[str]:
@@ -216,6 +242,6 @@ def nav(docs_dir: Path) -> list[Any]:
     pages = sorted((docs_dir / "boards").glob("*.md"), key=lambda p: p.stem)
     boards = [p.relative_to(docs_dir).as_posix() for p in pages]
     entries: list[Any] = ["index.md", {"Boards": boards}]
-    entries += [name for name in ("compare.md", "method.md", "data.md") if (docs_dir / name).exists()]
+    entries += [name for name in ("compare.md", "literature.md", "method.md", "data.md") if (docs_dir / name).exists()]
     return entries
 

@@ -78,6 +78,17 @@ def front_matter(text: str) -> str:
     return json.dumps(plain(text))
 
 
-FILTERS = {"md": plain, "front_matter": front_matter, "number": number, "rounded": rounded, "signed": signed,
-           "signed_percent": signed_percent, "percent": percent, "per_thousand": per_thousand,
-           "plural": plural, "overshoot_rule": overshoot_rule, "start_square": start_square}
+def short_number(text: str, keep: int = 24) -> str:
+    """A long number for a table cell: its first digits and how many there are ('2258…/5757…, 60 digits')."""
+    if len(text) <= keep:
+        return text
+    if "/" in text:
+        p, q = text.split("/")
+        return f"{p[:8]}…/{q[:8]}… ({len(p):,} digits)"
+    return f"{text[:keep]}…"
+
+
+FILTERS = {"md": plain, "front_matter": front_matter, "short_number": short_number, "number": number,
+           "rounded": rounded, "signed": signed, "signed_percent": signed_percent, "percent": percent,
+           "per_thousand": per_thousand, "plural": plural, "overshoot_rule": overshoot_rule,
+           "start_square": start_square}

@@ -1,0 +1,185 @@
+"""What others found, compared with our board records: the data behind the "What others found" page.
+
+Each published figure names the key of our value in a board record and how to compare (see
+site_src/literature.toml). The comparisons are exact where the published value is exact, to the digits
+printed where it is a rounded decimal, to double precision (a relative 10⁻¹²) where it was computed in
+floating point and printed with all its digits, and within the simulation's error where it was simulated: an
+estimate from n games agrees when it lies within SIMULATION_Z standard errors of our exact value (the
+standard error from the exact distribution: √(p(1 − p)/n) for a share, √(variance/n) for an average).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+sys.set_int_max_str_digits(0)  # exact values are integers of any length, read from text
+
+SIMULATION_Z = 4.0
+"""A simulated figure agrees when it lies within this many standard errors of the exact value."""
+DOUBLE_AGREEMENT = Fraction(1, 10**12)
+"""A figure computed in double precision agrees when its relative difference from ours is below this."""
+
+
+class LiteratureError(ValueError):
+    """A literature file that cannot be used; the message is one line naming the entry."""
+
+
+class Source(BaseModel):
+    """A publication: who, what, and where known, where, when and a link."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    author: str
+    title: str
+    where: str = ""
+    year: int | None = None
+    link: str = ""
+
+
+class Figure(BaseModel):
+    """One published figure and how to compare it with ours."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    source: str
+    board: str
+    rule: str
+    quantity: str
+    published: str
+    ours: str
+    compare: Literal["exact", "digits", "double", "whole", "simulation"]
+    expect: Literal["agree", "differ"] = "agree"
+    games: int | None = None
+    why: str = ""
+
+
+class Literature(BaseModel):
+    """The whole file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    sources: dict[str, Source]
+    figures: list[Figure]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A published figure next to ours, and whether they agree."""
+
+    figure: Figure
+    source: Source
+    ours: str
+    agrees: bool
+    how: str
+
+
+def load_literature(path: Path) -> Literature:
+    """Read and check the literature file (every figure's source must be listed)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        literature = Literature.model_validate(data)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise LiteratureError(f"{path}: {exc}") from None
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        raise LiteratureError(f"{path}: {'.'.join(map(str, error['loc']))}: {error['msg']}") from None
+    for n, figure in enumerate(literature.figures):
+        if figure.source not in literature.sources:
+            raise LiteratureError(f"{path}: figures[{n}]: no source '{figure.source}'")
+        if figure.compare == "simulation" and not figure.games:
+            raise LiteratureError(f"{path}: figures[{n}]: a simulated figure needs its number of games")
+    return literature
+
+
+def value_at(record: Mapping[str, Any], key: str) -> Any:
+    """The value at a dotted key: names, [n] for a list item, [field=value] for the item with that field.
+    A name may itself contain dots (percentiles such as 97.5): the longest name present is taken."""
+    value: Any = record
+    rest = key
+    while rest:
+        if rest.startswith("["):
+            inside, _, rest = rest[1:].partition("]")
+            rest = rest.removeprefix(".")
+            if "=" in inside:
+                field, _, wanted = inside.partition("=")
+                value = next(item for item in value if str(item[field]) == wanted)
+            else:
+                value = value[int(inside)]
+            continue
+        names = re.split(r"(?=[.\[])", rest)
+        for n in range(len(names), 0, -1):
+            candidate = "".join(names[:n])
+            if isinstance(value, Mapping) and candidate in value:
+                value, rest = value[candidate], "".join(names[n:]).removeprefix(".")
+                break
+        else:
+            raise KeyError(key)
+    return value
+
+
+def _exact(value: Any) -> Fraction:
+    if isinstance(value, Mapping):
+        return Fraction(int(value["numerator"]), int(value["denominator"]))
+    return Fraction(value)
+
+
+def _decimals(text: str) -> int:
+    return len(text.partition(".")[2])
+
+
+def _rounded(value: Fraction | Decimal, places: int) -> Decimal:
+    exact = Decimal(value.numerator) / Decimal(value.denominator) if isinstance(value, Fraction) else value
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+
+
+def compare(figure: Figure, record: Mapping[str, Any]) -> tuple[str, bool, str]:
+    """Our value as shown next to the published one, whether they agree, and how that was decided."""
+    value = value_at(record, figure.ours)
+    if figure.compare == "whole":
+        ours = len(value) if isinstance(value, list) else int(value)
+        return str(ours), ours == int(figure.published), "equal whole numbers"
+    exact = _exact(value)
+    if figure.compare == "exact":
+        ours = f"{exact.numerator}/{exact.denominator}"
+        return ours, Fraction(figure.published.replace(" ", "")) == exact, "equal fractions"
+    if figure.compare == "digits":
+        places = _decimals(figure.published)
+        ours = _rounded(exact, places)
+        return f"{ours}", ours == Decimal(figure.published), f"equal to the {places} decimals printed"
+    if figure.compare == "double":
+        relative = abs(Fraction(figure.published) - exact) / abs(exact)
+        shown = f"{_rounded(exact, _decimals(figure.published))}"
+        return shown, relative <= DOUBLE_AGREEMENT, f"relative difference {float(relative):.0e} (double precision)"
+    estimate = Fraction(figure.published)
+    spread = _spread(record, figure, exact)
+    z = float(abs(estimate - exact)) / (spread / math.sqrt(figure.games)) if spread else math.inf
+    shown = f"{_rounded(exact, max(_decimals(figure.published), 4))}"
+    return shown, z <= SIMULATION_Z, f"{z:.1f} standard errors apart (agreement: within {SIMULATION_Z:g})"
+
+
+def _spread(record: Mapping[str, Any], figure: Figure, exact: Fraction) -> float:
+    """The standard deviation of one simulated game's contribution: of the game length for an average,
+    of a yes/no outcome for a share."""
+    if figure.ours == "results.expected_turns":
+        return math.sqrt(float(_exact(record["results"]["variance"])))
+    p = float(exact)
+    return math.sqrt(p * (1 - p))
+
+
+def reproduce(literature: Literature, records: Mapping[str, Mapping[str, Any]]) -> list[Comparison]:
+    """Every published figure next to ours (figures on boards without a record are left out)."""
+    out = []
+    for figure in literature.figures:
+        if figure.board not in records:
+            continue
+        ours, agrees, how = compare(figure, records[figure.board])
+        out.append(Comparison(figure, literature.sources[figure.source], ours, agrees, how))
+    return out

@@ -1,0 +1,58 @@
+"""What others found: every published figure that the page says we reproduce still matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import BUNDLED
+
+from compute.literature import Figure, compare, load_literature, reproduce, value_at
+from site_build.project import DEFAULT_SITE_SRC
+
+LITERATURE = load_literature(DEFAULT_SITE_SRC / "literature.toml")
+
+
+def test_the_published_boards_are_bundled() -> None:
+    assert {"punitive", "uk", "mistranscribed", "empty", "zeilberger-line", "classic-47-plus-79-81"} <= set(BUNDLED)
+    assert {f.board for f in LITERATURE.figures} <= set(BUNDLED)
+
+
+def test_every_figure_agrees_or_differs_as_the_page_says(bundled_records: list[dict]) -> None:
+    records = {r["slug"]: r for r in bundled_records}
+    comparisons = reproduce(LITERATURE, records)
+    assert len(comparisons) == len(LITERATURE.figures) >= 40
+    wrong = [(c.figure.board, c.figure.quantity, c.figure.published, c.ours, c.how) for c in comparisons
+             if c.agrees != (c.figure.expect == "agree")]
+    assert wrong == []
+    assert all(c.figure.why for c in comparisons if not c.agrees), "every disagreement is explained"
+
+
+def test_the_page_shows_the_comparison(built_site: Path, bundled_records: list[dict]) -> None:
+    html = (built_site / "literature" / "index.html").read_text()
+    agree = sum(c.agrees for c in reproduce(LITERATURE, {r["slug"]: r for r in bundled_records}))
+    assert f"{agree} of the {len(LITERATURE.figures)} figures" in html
+    assert "Hochman" in html and "exactly 254" in html
+    assert 'href="https://github.com/kalyaninagaraj/Snakes-And-Ladders" rel="noreferrer"' in html
+
+
+@pytest.mark.parametrize(("published", "ours", "kind", "agrees"), [
+    ("39.2251", {"numerator": "392251", "denominator": "10000", "decimal": "39.2251"}, "digits", True),
+    ("39.2252", {"numerator": "392251", "denominator": "10000", "decimal": "39.2251"}, "digits", False),
+    ("1/3", {"numerator": "1", "denominator": "3", "decimal": "0.333"}, "exact", True),
+    ("0.333333333333", {"numerator": "1", "denominator": "3", "decimal": "0.333"}, "double", True),
+    ("0.3334", {"numerator": "1", "denominator": "3", "decimal": "0.333"}, "double", False),
+    ("0.3340", {"numerator": "1", "denominator": "3", "decimal": "0.333"}, "simulation", True),
+    ("0.3400", {"numerator": "1", "denominator": "3", "decimal": "0.333"}, "simulation", False),
+])
+def test_each_kind_of_comparison_can_fail(published: str, ours: dict, kind: str, agrees: bool) -> None:
+    figure = Figure(source="s", board="b", rule="r", quantity="q", published=published, ours="x", compare=kind,
+                    games=100_000 if kind == "simulation" else None)
+    assert compare(figure, {"x": ours})[1] is agrees
+
+
+def test_keys_reach_list_items_by_field_and_names_with_dots() -> None:
+    record = {"a": {"97.5": 106, "rows": [{"from": 87, "v": 1}, {"from": 28, "v": 2}]}}
+    assert value_at(record, "a.97.5") == 106
+    assert value_at(record, "a.rows[from=28].v") == 2
+    assert value_at(record, "a.rows[0].v") == 1
