@@ -50,7 +50,6 @@ def random_board(squares: int, seed: int) -> Board:
         (ladders if b > a else chutes).append((a, b))
     board = Board(title=f"random {squares}", squares=squares, die=6, ladders=tuple(ladders), chutes=tuple(chutes),
                   source="benchmark")
-    board.replace()
     return board
 
 

@@ -12,11 +12,10 @@ import re
 import stat
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from compute.limits import MAX_DIE, MAX_FILE_BYTES, MAX_SQUARES
 from compute.rules import roll_target
@@ -53,26 +52,49 @@ class _BoardFile(BaseModel):
 KNOWN_KEYS = tuple(_BoardFile.model_fields)
 
 
-@dataclass(frozen=True)
-class Board:
-    """A validated board: squares 1..`squares`, players start on `start` (0 is off the board)."""
+class Board(BaseModel):
+    """A board, validated once, here: squares 1..`squares`, players start on `start` (0 is off the board).
+
+    Making a `Board` checks every rule (`board_problems`) and raises pydantic's ValidationError if one is
+    broken; `variant` makes a changed copy, checked again. The experiments' deliberately invalid boards
+    (a new jump that may chain) are made explicitly with `unchecked`."""
+
+    model_config = ConfigDict(frozen=True)
 
     title: str
     squares: int
     die: int
-    overshoot: str = "stay"
+    overshoot: Literal["stay", "bounce", "pass"] = "stay"
     ladders: tuple[Jump, ...] = ()
     chutes: tuple[Jump, ...] = ()
     roll_again_on: int | None = None
     start: int = 0
     source: str = ""
     slug: str = ""
-    jumps: Mapping[int, int] = field(init=False, repr=False, compare=False)
+    chute_word: Literal["chutes", "snakes"] = "chutes"
+    _jumps: dict[int, int] = PrivateAttr(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "ladders", tuple(sorted(tuple(j) for j in self.ladders)))
-        object.__setattr__(self, "chutes", tuple(sorted(tuple(j) for j in self.chutes)))
-        object.__setattr__(self, "jumps", dict(self.ladders + self.chutes))
+    def model_post_init(self, context: Any) -> None:
+        self._jumps.update(self.ladders + self.chutes)
+
+    @model_validator(mode="after")
+    def _rules(self) -> Board:
+        problems = board_problems(self)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    @classmethod
+    def unchecked(cls, **fields: Any) -> Board:
+        """A board whose rules are not checked (the experiments add jumps that may chain, on purpose)."""
+        board = cls.model_construct(**fields)
+        board.model_post_init(None)
+        return board
+
+    @property
+    def jumps(self) -> dict[int, int]:
+        """Where a roll that lands on each jump's foot takes the player."""
+        return self._jumps
 
     @property
     def last(self) -> int:
@@ -81,7 +103,7 @@ class Board:
 
     def move(self, square: int, roll: int) -> int:
         """Square after one roll from `square` (the rules: `compute.rules`)."""
-        return roll_target(self.squares, self.overshoot, self.jumps, square, roll)
+        return roll_target(self.squares, self.overshoot, self._jumps, square, roll)
 
     def canonical(self) -> dict[str, Any]:
         """Everything that determines the results, in a fixed form (title and source excluded)."""
@@ -91,24 +113,25 @@ class Board:
             "overshoot": self.overshoot,
             "roll_again_on": self.roll_again_on,
             "start": self.start,
-            "ladders": [list(j) for j in self.ladders],
-            "chutes": [list(j) for j in self.chutes],
+            "ladders": sorted(list(j) for j in self.ladders),
+            "chutes": sorted(list(j) for j in self.chutes),
         }
 
     def fields(self) -> dict[str, Any]:
         """Everything needed to make this board again with Board(**fields) (plain data, picklable)."""
-        return {
-            "title": self.title, "squares": self.squares, "die": self.die,
-            "overshoot": self.overshoot, "ladders": self.ladders, "chutes": self.chutes,
-            "roll_again_on": self.roll_again_on, "start": self.start, "source": self.source,
-            "slug": self.slug,
-        }
+        return self.model_dump()
 
-    def replace(self, **changes: Any) -> Board:
-        """A copy with some fields changed, validated again."""
-        board = Board(**{**self.fields(), **changes})
-        check_board(board, self.slug or "board")
-        return board
+    def variant(self, **changes: Any) -> Board:
+        """A copy with some fields changed, checked again (BoardError naming the board if a rule breaks)."""
+        try:
+            return Board(**{**self.fields(), **changes})
+        except ValidationError as exc:
+            raise BoardError(f"{self.slug or 'board'}: {_rules_message(exc)}") from None
+
+
+def _rules_message(exc: ValidationError) -> str:
+    """The rule problems of a Board's ValidationError, without pydantic's prefix."""
+    return "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
 
 
 def _ranges(squares: list[int]) -> str:
@@ -177,35 +200,30 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
         raise BoardError(f"{name}: " + "; ".join(_pydantic_problem(e, data) for e in errors)) from None
     if parsed.chutes is not None and parsed.snakes is not None:
         raise BoardError(f"{name}: snakes: give chutes or snakes (two names for the same thing), not both")
-    chutes_key = "snakes" if parsed.snakes is not None else "chutes"
+    chute_word = "snakes" if parsed.snakes is not None else "chutes"
     chutes = parsed.snakes if parsed.snakes is not None else (parsed.chutes or [])
-    board = Board(
-        title=parsed.title or slug or Path(name).stem, squares=parsed.squares, die=parsed.die,
-        overshoot=parsed.overshoot,
-        ladders=tuple(tuple(j) for j in parsed.ladders), chutes=tuple(tuple(j) for j in chutes),
-        roll_again_on=parsed.roll_again_on,
-        start=parsed.start, source=parsed.source, slug=slug,
-    )
-    check_board(board, name, chutes_key=chutes_key, ladders=[tuple(j) for j in parsed.ladders],
-                chutes=[tuple(j) for j in chutes])
-    return board
+    try:
+        return Board(title=parsed.title or slug or Path(name).stem, squares=parsed.squares, die=parsed.die,
+                     overshoot=parsed.overshoot, ladders=tuple(tuple(j) for j in parsed.ladders),
+                     chutes=tuple(tuple(j) for j in chutes), roll_again_on=parsed.roll_again_on,
+                     start=parsed.start, source=parsed.source, slug=slug, chute_word=chute_word)
+    except ValidationError as exc:
+        raise BoardError(f"{name}: {_rules_message(exc)}") from None
 
 
-def check_board(board: Board, name: str, chutes_key: str = "chutes",
-                ladders: list[tuple[int, int]] | None = None,
-                chutes: list[tuple[int, int]] | None = None) -> None:
-    """Raise `BoardError` listing every rule the board breaks (the rules are on the method page)."""
-    problems = board_problems(board, chutes_key, ladders, chutes)
+def check_board(board: Board, name: str) -> None:
+    """Raise `BoardError` listing every rule an unchecked board breaks."""
+    problems = board_problems(board)
     if problems:
         raise BoardError(f"{name}: " + "; ".join(problems))
 
 
-def board_problems(board: Board, chutes_key: str = "chutes", ladders: list[tuple[int, int]] | None = None,
-                   chutes: list[tuple[int, int]] | None = None) -> list[str]:
-    """Every rule the board breaks, one phrase each (the game-can-end check only once the jumps are valid)."""
+def board_problems(board: Board) -> list[str]:
+    """Every rule the board breaks, one phrase each, jumps named as in its file (the game-can-end check
+    only once the jumps are valid). The rules are stated on the method page."""
     last = board.squares
-    ladders = list(board.ladders) if ladders is None else ladders
-    chutes = list(board.chutes) if chutes is None else chutes
+    chutes_key = board.chute_word
+    ladders, chutes = list(board.ladders), list(board.chutes)
     problems: list[str] = []
     if board.roll_again_on is not None and not 1 <= board.roll_again_on <= board.die:
         problems.append(f"roll_again_on: must be a face of the die (1 to {board.die}), got {board.roll_again_on}")

@@ -41,7 +41,7 @@ def die_variant(board: Board, faces: int) -> tuple[Board, str | None]:
     again = board.roll_again_on
     if again is not None and again > faces:
         again, note = None, f"no roll-again: a {faces}-sided die has no {board.roll_again_on}"
-    return board.replace(die=faces, roll_again_on=again), note
+    return board.variant(die=faces, roll_again_on=again), note
 
 
 def die_row(board: Board, faces: int) -> dict[str, Any]:
@@ -112,7 +112,7 @@ def candidates(board: Board, min_length: int = MIN_JUMP_LENGTH) -> list[tuple[in
 def with_jump(board: Board, source: int, target: int) -> Board:
     """The board with one more jump, not validated: like every jump, it acts only when a roll lands on it."""
     kind = "ladders" if target > source else "chutes"
-    return Board(**{**board.fields(), kind: (*getattr(board, kind), (source, target))})
+    return Board.unchecked(**{**board.fields(), kind: (*getattr(board, kind), (source, target))})
 
 
 # --- one more chute or ladder: exact expected turns --------------------------------------------------------

@@ -141,7 +141,9 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
     literature = next((folder / LITERATURE for folder in (sources or [DEFAULT_SITE_SRC])
                        if (folder / LITERATURE).is_file()), None)
     if literature is not None:
-        files["literature.md"] = _literature_page(env, literature, pages)
+        page = _literature_page(env, literature, pages)
+        if page is not None:
+            files["literature.md"] = page
     schema = record_schema()
     files["data.md"] = _render(env, "data.md.j2", **common, schema=schema_parts(schema))
     files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -163,13 +165,16 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
     return files
 
 
-def _literature_page(env: Environment, path: Path, pages: list[BoardPage]) -> str:
-    """The "What others found" page: every published figure of the literature file next to ours."""
+def _literature_page(env: Environment, path: Path, pages: list[BoardPage]) -> str | None:
+    """The "What others found" page: every published figure of the literature file next to ours (None when
+    the site lacks a board the file refers to: the page compares them all, and its text links to them)."""
     try:
         literature = load_literature(path)
     except LiteratureError as exc:
         raise SiteError(str(exc)) from None
     records = {p.slug: p.record for p in pages}
+    if not {f.board for f in literature.figures} <= set(records):
+        return None
     try:
         comparisons = reproduce(literature, records)
     except (KeyError, StopIteration, ValueError) as exc:

@@ -76,7 +76,7 @@ def test_starting_elsewhere(classic47, square, value):
 def test_one_added_jump(jump, value):
     base = board("classic-47")
     key = "ladders" if jump[1] > jump[0] else "chutes"
-    changed = base.replace(**{key: getattr(base, key) + (jump,)})
+    changed = base.variant(**{key: getattr(base, key) + (jump,)})
     c = turn_chain(changed)
     assert f"{float(expected_turns(c)[c.start]):.2f}" == value
 
@@ -88,7 +88,7 @@ HOCHMAN_DICE = {2: "60.7625788", 3: "65.9007753", 4: "54.4937116", 5: "45.561945
 
 @pytest.mark.parametrize("faces", sorted(HOCHMAN_DICE))
 def test_hochman_die_table(faces):
-    c = turn_chain(board("classic-47").replace(die=faces))
+    c = turn_chain(board("classic-47").variant(die=faces))
     value = HOCHMAN_DICE[faces]
     digits = len(value.replace(".", ""))
     assert decimal_string(expected_turns(c)[c.start], digits) == value

@@ -72,7 +72,7 @@ def test_one_player_rounds_are_the_expected_turns() -> None:
 
 
 def _simulated_winners(b, squares: list[int], games: int, seed: int) -> tuple[np.ndarray, float]:
-    lengths = np.stack([game_lengths(b.replace(start=sq), games, seed + n) for n, sq in enumerate(squares)])
+    lengths = np.stack([game_lengths(b.variant(start=sq), games, seed + n) for n, sq in enumerate(squares)])
     wins = np.zeros(len(squares))
     for i in range(len(squares)):
         ok = np.ones(games, dtype=bool)
