@@ -214,6 +214,9 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
         from compute.cache import ResultCache, load_all, update
 
         boards = load_all(project.boards_dir, only)
+        for board in boards if not quiet else ():
+            if not board.source:
+                _say(f"note: {board.slug} has no source: its page will not say where the board comes from")
         cache = ResultCache(project.cache_dir)
         outcomes = update(boards, cache, force=force, log=_say, jobs=os.cpu_count() or 1, prune=not only)
         for o in outcomes if not quiet else ():

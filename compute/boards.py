@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from compute.limits import MAX_DIE, MAX_FILE_BYTES, MAX_SQUARES
 from compute.rules import roll_target
 
-SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-"""A board's name (its file name without .toml): it becomes a page's address and a cache file's name."""
+SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
+"""A board's name (its file name without .toml, at most 80 characters): it becomes a page's address and
+part of a cache file's name."""
 
 
 class BoardError(ValueError):
@@ -387,8 +388,8 @@ def board_files(directory: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for path in sorted(directory.glob("*.toml")):
         if not SLUG.fullmatch(path.stem):
-            raise BoardError(f"{path}: the file name must be letters, digits, '-' and '_' (it becomes the "
-                             f"page's address), got {path.stem!r}")
+            raise BoardError(f"{path}: the file name must be letters, digits, '-' and '_', at most 80 of them "
+                             f"(it becomes the page's address), got {path.stem[:90]!r}")
         found[path.stem] = path
     return found
 

@@ -117,7 +117,8 @@ def test_special_files_are_refused_without_reading_them(tmp_path):
         load_board(big)
 
 
-@pytest.mark.parametrize("name", ["..toml", "#.toml", "b?.toml", "a%b.toml", "new\nline.toml", ".hidden.toml"])
+@pytest.mark.parametrize("name", ["..toml", "#.toml", "b?.toml", "a%b.toml", "new\nline.toml", ".hidden.toml",
+                                  "x" * 230 + ".toml"])
 def test_file_names_that_are_not_slugs_are_refused(tmp_path, name):
     (tmp_path / "good.toml").write_text(GOOD)
     (tmp_path / name).write_text(GOOD)
