@@ -29,7 +29,8 @@ EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: large
 
 def cache_key(board: Board) -> str:
     """SHA-256 of everything a board's results depend on."""
-    basis = {"board": board.canonical(), "title": board.title, "source": board.source, "schema": SCHEMA_VERSION,
+    basis = {"board": board.canonical(), "title": board.title, "source": board.source, "listed": board.listed,
+             "schema": SCHEMA_VERSION,
              "version": __version__, "games": SIMULATED_GAMES, "seed": SIMULATION_SEED}
     return key_of(basis)
 

@@ -48,6 +48,7 @@ class _BoardFile(BaseModel):
     chutes: list[_Pair] | None = None
     snakes: list[_Pair] | None = None
     source: str = ""
+    listed: bool = True
 
 
 KNOWN_KEYS = tuple(_BoardFile.model_fields)
@@ -73,6 +74,7 @@ class Board(BaseModel):
     source: str = ""
     slug: str = ""
     chute_word: Literal["chutes", "snakes"] = "chutes"
+    listed: bool = True
     _jumps: dict[int, int] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any) -> None:
@@ -177,9 +179,9 @@ def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
         return f"{key}: missing (every board needs it)"
     value = error.get("input")
     shown = repr(value) if not isinstance(value, (list, dict)) or len(repr(value)) < 60 else type(value).__name__
-    if kind in ("int_type", "string_type", "list_type", "tuple_type"):
+    if kind in ("int_type", "string_type", "list_type", "tuple_type", "bool_type"):
         wanted = {"int_type": "a whole number", "string_type": "a string", "list_type": "a list",
-                  "tuple_type": "a pair [from, to]"}[kind]
+                  "tuple_type": "a pair [from, to]", "bool_type": "true or false"}[kind]
         return f"{key}: expected {wanted}, got {shown}"
     if kind in ("too_short", "too_long") and loc and loc[0] in ("ladders", "chutes", "snakes"):
         return f"{key}: each jump is a pair [from, to], got {shown}"
@@ -207,7 +209,8 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
         return Board(title=parsed.title or slug or Path(name).stem, squares=parsed.squares, die=parsed.die,
                      overshoot=parsed.overshoot, ladders=tuple(tuple(j) for j in parsed.ladders),
                      chutes=tuple(tuple(j) for j in chutes), roll_again_on=parsed.roll_again_on,
-                     start=parsed.start, source=parsed.source, slug=slug, chute_word=chute_word)
+                     start=parsed.start, source=parsed.source, slug=slug, chute_word=chute_word,
+                     listed=parsed.listed)
     except ValidationError as exc:
         raise BoardError(f"{name}: {_rules_message(exc)}") from None
 

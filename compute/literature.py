@@ -23,10 +23,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from compute.criteria import SIMULATION_Z
+
 sys.set_int_max_str_digits(0)  # exact values are integers of any length, read from text
 
-SIMULATION_Z = 4.0
-"""A simulated figure agrees when it lies within this many standard errors of the exact value."""
 DOUBLE_AGREEMENT = Fraction(1, 10**12)
 """A figure computed in double precision agrees when its relative difference from ours is below this."""
 

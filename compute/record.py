@@ -8,6 +8,7 @@ probabilities lie in [0, 1].
 
 from __future__ import annotations
 
+import builtins
 import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -100,6 +101,8 @@ class BoardDefinition(_Model):
     start: int = Field(ge=0)
     ladders: list[tuple[int, int]]
     chutes: list[tuple[int, int]]
+    listed: bool = Field(default=True, description="Whether the board is in the menu, the home table and the "
+                                                   "comparison (a test board is not).")
 
 
 class Shortest(_Model):
@@ -158,12 +161,13 @@ class Results(_Model):
 class CheckRow(_Model):
     """One headline number three ways (compute.checks._row)."""
 
-    exact: str
-    float: float
-    float_error: float = Field(ge=0)
-    simulated: float
-    ci95: tuple[float, float]
-    inside_ci: bool
+    exact: str = Field(description="The exact value, 20 digits.")
+    float: builtins.float = Field(description="The same by double-precision linear algebra (compute.floats).")
+    float_error: builtins.float = Field(ge=0, description="|float − exact|.")
+    simulated: builtins.float = Field(description="The simulated value (compute.simulate).")
+    standard_error: builtins.float = Field(gt=0, description="The standard error, from the exact distribution.")
+    standard_errors_apart: builtins.float = Field(ge=0, description="|simulated − exact| in standard errors.")
+    agrees: bool = Field(description="Whether that is within the criterion (compute.criteria.SIMULATION_Z).")
 
 
 class Checks(_Model):
@@ -171,6 +175,7 @@ class Checks(_Model):
 
     games: int = Field(ge=1)
     seed: int
+    criterion: float = Field(gt=0, description="Agreement: within this many standard errors.")
     expected_turns: CheckRow
     first_player_wins: CheckRow
 

@@ -23,7 +23,8 @@ BOUND_TURNS = (9, 100, 500)
 
 def board_json(board: Board) -> dict[str, Any]:
     """The board's own definition, as read from its file."""
-    return {"slug": board.slug, "title": board.title, "source": board.source, **board.canonical()}
+    return {"slug": board.slug, "title": board.title, "source": board.source, "listed": board.listed,
+            **board.canonical()}
 
 
 def solve(board: Board) -> dict[str, Any]:

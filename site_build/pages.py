@@ -19,7 +19,8 @@ import plotly
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 from pydantic import ValidationError
 
-from compute.literature import SIMULATION_Z, LiteratureError, load_literature, reproduce
+from compute.criteria import SIMULATION_Z
+from compute.literature import LiteratureError, load_literature, reproduce
 from compute.record import BoardRecord
 from site_build import figures
 from site_build.checks import SiteError
@@ -28,6 +29,7 @@ from site_build.tables import board_tables, overlay_table
 from site_build.words import FILTERS
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+UNLISTED = "\nlisted: false\n"
 SKIP_SOURCES = {"boards", "literature.toml"}
 LITERATURE = "literature.toml"
 
@@ -45,6 +47,11 @@ class BoardPage:
     @property
     def title(self) -> str:
         return self.record["results"]["board"]["title"]
+
+    @property
+    def listed(self) -> bool:
+        """Whether the board is in the menu, the home table and the comparison (its board file says)."""
+        return bool(self.record["results"]["board"].get("listed", True))
 
     @property
     def fraction_file(self) -> str:
@@ -127,11 +134,19 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
 
     `templates` and `sources` are searched in order (a project's folder before the package's defaults)."""
     env = _environment(templates or [DEFAULT_TEMPLATES])
+    for record in records:
+        for name in ("expected_turns", "first_player_wins"):
+            row = record["checks"][name]
+            if not row["agrees"]:
+                raise SiteError(f"{record['slug']}: the simulated {name.replace('_', ' ')} is "
+                                f"{row['standard_errors_apart']} standard errors from the exact value (more than "
+                                f"{record['checks']['criterion']:g}): not publishing a page that disagrees with itself")
     pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
     files: dict[str, str | bytes | Path] = {}
-    common = {"boards": pages}
+    listed = [p for p in pages if p.listed] or pages  # a site of test boards only lists them all
+    common = {"boards": listed}
     files["index.md"] = _render(env, "index.md.j2", **common)
-    curves = [(p.title, p.record["series"]["length"]) for p in pages]
+    curves = [(p.title, p.record["series"]["length"]) for p in listed]
     files["compare.md"] = _render(env, "compare.md.j2",
         **common, overlay=figures.to_json(figures.overlay_figure(curves, cumulative=False)),
         overlay_cumulative=figures.to_json(figures.overlay_figure(curves, cumulative=True)),
@@ -145,12 +160,13 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
         if page is not None:
             files["literature.md"] = page
     schema = record_schema()
-    files["data.md"] = _render(env, "data.md.j2", **common, schema=schema_parts(schema))
+    files["data.md"] = _render(env, "data.md.j2", boards=pages, schema=schema_parts(schema))
     files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     for page in pages:
         charts = board_figures(page)
         calculator = figures.safe_json(page.record["players"]["calculator"])
         files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
+                                                  in_menu=page in listed,
                                                   jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
                                                   tables=board_tables(page.record, list(charts)))
         files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
@@ -243,8 +259,10 @@ def render(record_files: list[Path], out_dir: Path, templates: list[Path] | None
 
 
 def nav(docs_dir: Path) -> list[Any]:
-    """The site's navigation: home, one entry per board, then comparison, method and data."""
-    pages = sorted((docs_dir / "boards").glob("*.md"), key=lambda p: p.stem)
+    """The site's navigation: home, one entry per listed board, then comparison, method and data (a board
+    page whose front matter says `listed: false` is built but not in the menu)."""
+    pages = sorted((p for p in (docs_dir / "boards").glob("*.md") if UNLISTED not in p.read_text()[:2000]),
+                   key=lambda p: p.stem)
     boards = [p.relative_to(docs_dir).as_posix() for p in pages]
     entries: list[Any] = ["index.md", {"Boards": boards}]
     entries += [name for name in ("compare.md", "literature.md", "method.md", "data.md") if (docs_dir / name).exists()]
