@@ -75,12 +75,20 @@ def main() -> None:
                    "(exact for two players, certified decimals for more).")
 @click.option("--players", type=click.IntRange(2, 8), default=None,
               help="Number of players starting together: each seat's chance to win.")
+@click.option("--exact", "exact", is_flag=True,
+              help="With --players 3: the first player's chance as an exact fraction (it can take a while).")
 @_project_option
-def solve(board: str, as_json: bool, positions: str | None, players: int | None, project: Path | None) -> None:
+def solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool,
+          project: Path | None) -> None:
     """Solve a board, or a race between players on it."""
     if positions is not None and players is not None:
         raise click.UsageError("give either --positions or --players, not both")
+    if exact and players != 3:
+        raise click.UsageError("--exact goes with --players 3 (two players are always exact)")
     b = _board(board, project)
+    if exact:
+        _first_of_three(b, as_json)
+        return
     started = time.perf_counter()
     if positions is not None or players is not None:
         squares = _parse_positions(positions, b) if positions is not None else [b.start] * players
@@ -99,6 +107,30 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
     else:
         click.echo(summary(result))
         click.echo(f"  (solved in {time.perf_counter() - started:.2f} s)")
+
+
+def _first_of_three(b: Board, as_json: bool) -> None:
+    from compute.boards import BoardError
+    from compute.chain import turn_chain
+    from compute.cost import BUDGET_SECONDS
+    from compute.numbers import fraction_json
+    from compute.report import board_json
+    from compute.threeplayer import estimated_seconds, first_of_three_wins
+
+    chain = turn_chain(b)
+    seconds = estimated_seconds(chain)
+    if seconds > BUDGET_SECONDS:
+        raise BoardError(f"{b.slug or b.title}: the exact chance of the first of three players would take about "
+                         f"{seconds:.0f} s here (limit {BUDGET_SECONDS:.0f} s); without --exact it is certified "
+                         f"to 35 digits at once")
+    started = time.perf_counter()
+    p = fraction_json(first_of_three_wins(chain))
+    if as_json:
+        _emit_json({"board": board_json(b), "players": 3, "first_player_wins": p})
+        return
+    click.echo(f"{_printable(b.title)}\n  First of three players wins: {p['decimal']}\n"
+               f"    exactly a fraction with {p['numerator_digits']:,} digits over {p['denominator_digits']:,} "
+               f"(use --json for all of them; solved in {time.perf_counter() - started:.1f} s)")
 
 
 def _race_json(b: Board, squares: list[int], given: bool) -> dict[str, Any]:

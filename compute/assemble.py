@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from compute import __version__, whatif
+from compute import __version__, threeplayer, whatif
 from compute.boards import Board
-from compute.chain import turn_chain
+from compute.chain import TurnChain, turn_chain
 from compute.checks import three_ways
+from compute.numbers import fraction_json
 from compute.players import players_record
 from compute.record import SCHEMA_VERSION
 from compute.report import solve
@@ -58,11 +59,20 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
             "squares": square_series(chain),
         },
         "checks": three_ways(chain, (first, second), SIMULATION_SEED),
-        "players": players_record(chain),
+        "players": {"first_of_three": first_of_three(chain), **players_record(chain)},
         "experiments": _experiments(board, experiments_dir, jobs, force)
         if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES else
         {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"},
     }
+
+
+def first_of_three(chain: TurnChain) -> dict[str, Any]:
+    """The exact chance that the first of three players wins, if it fits the budget (else why not)."""
+    seconds = threeplayer.estimated_seconds(chain)
+    if seconds > threeplayer.THREE_PLAYER_BUDGET:
+        return {"skipped": f"left out: it would take about {seconds:.0f} s, more than the "
+                           f"{threeplayer.THREE_PLAYER_BUDGET:.0f} s this site allows one board"}
+    return fraction_json(threeplayer.first_of_three_wins(chain))
 
 
 def _experiments(board: Board, folder: Path | None, jobs: int, force: bool) -> dict[str, Any]:

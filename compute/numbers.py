@@ -9,6 +9,9 @@ from __future__ import annotations
 import sys
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from typing import Any
+
+import gmpy2
 
 sys.set_int_max_str_digits(0)
 
@@ -27,6 +30,13 @@ def exact_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
     """The JSON form of an exact value: decimal strings for numerator and denominator, and a preview."""
     return {"numerator": str(x.numerator), "denominator": str(x.denominator),
             "decimal": decimal_string(x, digits)}
+
+
+def fraction_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, Any]:
+    """An exact value with the sizes of its numerator and denominator (for the very long fractions)."""
+    numerator, denominator = gmpy2.mpz(x.numerator).digits(), gmpy2.mpz(x.denominator).digits()
+    return {"numerator": numerator, "denominator": denominator, "decimal": decimal_string(x, digits),
+            "numerator_digits": len(numerator.lstrip("-")), "denominator_digits": len(denominator)}
 
 
 def fraction_from_json(obj: dict[str, str]) -> Fraction:

@@ -270,9 +270,18 @@ class Calculator(_Model):
     finish: list[Probability]
 
 
+class Skipped(_Model):
+    """A result left out, and why."""
+
+    skipped: str
+
+
 class Players(_Model):
     """Several players (compute.players.players_record)."""
 
+    first_of_three: FirstPlayer | Skipped = Field(description="The exact chance that the first of three players "
+                                                              "wins (compute.threeplayer.first_of_three_wins), or "
+                                                              "why it is left out (beyond THREE_PLAYER_BUDGET).")
     seats: dict[str, list[Seat]]
     seats_vs_fair_share: dict[str, list[float]]
     expected_rounds: dict[str, dict[str, Any]]
