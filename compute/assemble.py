@@ -17,6 +17,7 @@ from compute.chain import TurnChain, turn_chain
 from compute.checks import three_ways
 from compute.numbers import fraction_json
 from compute.players import players_record
+from compute.positions import position_series
 from compute.record import SCHEMA_VERSION
 from compute.report import solve
 from compute.series import bound_series, diagonal_series, length_series, square_series
@@ -57,6 +58,7 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
             "bounds": bound_series(dist),
             "diagonal": diagonal_series(dist),
             "squares": square_series(chain),
+            "positions": position_series(chain),
         },
         "checks": three_ways(chain, (first, second), SIMULATION_SEED),
         "players": {"first_of_three": first_of_three(chain), **players_record(chain)},

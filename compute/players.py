@@ -155,6 +155,18 @@ def position_chances(chain: TurnChain, squares: list[int], digits: int = DIGITS,
     return [{"seat": n + 1, "square": sq, **w.json(digits)} for n, (sq, w) in enumerate(zip(squares, result.wins))]
 
 
+def rounds_quantile(chain: TurnChain, players: int, q: Fraction) -> int:
+    """The smallest n such that a game of `players` players starting together is over within n rounds with
+    chance at least q, exactly: the game lasts more than n rounds when every player's does, so
+    P(R ≤ n) = 1 − P(T > n)^players."""
+    dist = chain.distribution
+    n = 0
+    while True:
+        n += 1
+        if 1 - (1 - dist.cdf(n)) ** players >= q:
+            return n
+
+
 def players_record(chain: TurnChain) -> dict[str, Any]:
     """What the site shows about several players: seats for 2..8, rounds, the two-player state map,
     and the turn chain in floats for the page's calculator (which computes the per-square distributions)."""
@@ -179,6 +191,8 @@ def players_record(chain: TurnChain) -> dict[str, Any]:
     W = chain.pair_matrix_float
     Q = chain.Q_float
     return {
+        "rounds": {str(n): {"median": rounds_quantile(chain, n, Fraction(1, 2)),
+                            "ninety": rounds_quantile(chain, n, Fraction(9, 10))} for n in range(1, 5)},
         "seats": seats,
         "seats_vs_fair_share": relative,
         "expected_rounds": rounds,

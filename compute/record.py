@@ -224,6 +224,15 @@ class SquareSeries(_Model):
     visits: list[float | None]
 
 
+class PositionSeries(_Model):
+    """Where the token is after each turn (compute.positions.position_series)."""
+
+    turns: list[int]
+    feet: list[int] = Field(description="The jumps' feet: for them, on_square holds the landings during the turn.")
+    on_square: list[list[float]] = Field(description="For each turn n, each square 0..last: the chance of being "
+                                                     "there after n turns (the last square: the game is over).")
+
+
 class Series(_Model):
     """Every chart's numbers as floats (compute.series)."""
 
@@ -231,6 +240,7 @@ class Series(_Model):
     bounds: BoundSeries
     diagonal: DiagonalSeries
     squares: SquareSeries
+    positions: PositionSeries
 
 
 class Seat(_Model):
@@ -282,6 +292,9 @@ class Players(_Model):
     first_of_three: FirstPlayer | Skipped = Field(description="The exact chance that the first of three players "
                                                               "wins (compute.threeplayer.first_of_three_wins), or "
                                                               "why it is left out (beyond THREE_PLAYER_BUDGET).")
+    rounds: dict[str, dict[Literal["median", "ninety"], int]] = Field(
+        description="For 1 to 4 players starting together: the median number of rounds until someone wins, and "
+                    "the number within which 9 games in 10 are over (compute.players.rounds_quantile).")
     seats: dict[str, list[Seat]]
     seats_vs_fair_share: dict[str, list[float]]
     expected_rounds: dict[str, dict[str, Any]]

@@ -202,3 +202,17 @@ def test_classic_three_players_printed_decimal_is_within_error_bound_of_a_finer_
     for entry, w in zip(seat_chances(c, 3), fine):
         assert abs(Fraction(entry["decimal"]) - _exact(w.ball.mid())) <= (
             Fraction(entry["error_bound"]) - _exact(w.ball.rad())), entry
+
+
+def test_rounds_until_someone_wins() -> None:
+    from compute.players import rounds_quantile
+
+    c = chain("classic")
+    dist = c.distribution
+    for players in (1, 2, 3, 4):
+        for q in (Fraction(1, 2), Fraction(9, 10)):
+            n = rounds_quantile(c, players, q)
+            over = [1 - (1 - dist.cdf(k)) ** players for k in (n - 1, n)]
+            assert over[0] < q <= over[1], (players, q, n)
+    assert rounds_quantile(c, 1, Fraction(1, 2)) == 33, "one player: the median game"
+    assert [rounds_quantile(c, n, Fraction(1, 2)) for n in (2, 3, 4)] == [23, 20, 18]

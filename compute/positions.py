@@ -1,0 +1,59 @@
+"""Where the token is after each turn: the board coming alive, turn by turn, for the board page's animation.
+
+After n turns a player's position is the row vector e_startᵀQⁿ over the squares where a turn can start,
+plus the mass already home on the last square. A jump's foot is never where a turn starts, so for it the
+series gives how often a roll lands there during turn n (the expected number of such landings; with a
+roll-again rule a turn holds several rolls: the rolls of a turn start from x(I − B)⁻¹, B the rolls that
+continue it). Double precision, rounded to 6 significant digits: exact to the precision of a chart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from compute.chain import TurnChain, roll_matrices
+from compute.rules import roll_landing
+
+SHOWN_MASS = 0.99
+"""The animation runs until this share of games is over (or MAX_TURNS)."""
+MAX_TURNS = 300
+
+
+def _round(values: np.ndarray) -> list[float]:
+    return [float(f"{v:.6g}") if abs(v) >= 5e-7 else 0.0 for v in values]
+
+
+def position_series(chain: TurnChain) -> dict[str, Any]:
+    """For n = 0, 1, …: the chance of being on each square 0..last after n turns, and on each jump's foot
+    the expected landings during turn n (index = square; the last square holds P(T ≤ n))."""
+    board = chain.board
+    d, die = chain.size, board.die
+    _, continuing, _ = roll_matrices(board, chain.states, chain.index)
+    rolls_from = np.linalg.inv(np.eye(d) - np.array(continuing, dtype=float) / die)
+    feet = sorted(board.jumps)
+    lands = np.zeros((d, len(feet)))
+    column = {foot: j for j, foot in enumerate(feet)}
+    for i, square in enumerate(chain.states):
+        for roll in range(1, die + 1):
+            landing = roll_landing(board.squares, board.overshoot, square, roll)
+            if landing in column:
+                lands[i, column[landing]] += 1 / die
+    x = np.zeros(d)
+    x[chain.start] = 1.0
+    home = 0.0
+    landed = np.zeros(len(feet))  # no roll before the first turn
+    frames: list[list[float]] = []
+    for _ in range(MAX_TURNS + 1):
+        row = np.zeros(board.squares + 1)
+        row[list(chain.states)] = x
+        row[board.squares] = home
+        row[feet] = landed
+        frames.append(_round(row))
+        if home >= SHOWN_MASS:
+            break
+        landed = (x @ rolls_from) @ lands
+        home += float(x @ chain.r_float)
+        x = x @ chain.Q_float
+    return {"turns": list(range(len(frames))), "feet": feet, "on_square": frames}
