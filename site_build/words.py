@@ -88,7 +88,13 @@ def short_number(text: str, keep: int = 24) -> str:
     return f"{text[:keep]}…"
 
 
+def minutes(rounds: str | float, players: int | str, seconds_per_turn: float = 10) -> str:
+    """How long a game of `rounds` rounds takes at a pace of turns, in words: 'about 9 minutes'."""
+    total = float(rounds) * int(players) * seconds_per_turn / 60
+    return f"about {max(1, round(total)):,} minute{'s' if round(total) != 1 else ''}"
+
+
 FILTERS = {"md": plain, "front_matter": front_matter, "short_number": short_number, "number": number,
            "rounded": rounded, "signed": signed, "signed_percent": signed_percent, "percent": percent,
            "per_thousand": per_thousand, "plural": plural, "overshoot_rule": overshoot_rule,
-           "start_square": start_square}
+           "start_square": start_square, "minutes": minutes}
