@@ -1,11 +1,13 @@
 """`chutes new DIR`: a ready site project, which `chutes build` turns into a site at once.
 
-The files come from the package's `scaffold/` folder: mkdocs.yml, an example board with comments, a
-README, a .gitignore, the requirements (this version of chutes) and the CI workflow that publishes it.
+The files come from the package's `scaffold/` folder (an example board with comments, a README, a
+.gitignore and the CI workflow that publishes it) and the reference site's own mkdocs.yml with the new
+site's name; requirements.txt pins this version of chutes.
 """
 
 from __future__ import annotations
 
+import json
 from importlib.resources import files
 from pathlib import Path
 from string import Template
@@ -13,13 +15,25 @@ from string import Template
 from site_build.project import ProjectError, absolute
 
 SCAFFOLD = files("site_build") / "scaffold"
+REFERENCE_CONFIG = files("chutes") / "mkdocs.yml"
 LAYOUT = {
-    "mkdocs.yml": "mkdocs.yml",
     "README.md": "README.md",
     "gitignore": ".gitignore",
     "example.toml": "site_src/boards/example.toml",
     "workflow.yml": ".github/workflows/site.yml",
 }
+
+
+def site_config(reference: str, name: str) -> str:
+    """The reference site's mkdocs.yml for a new site: its name, a neutral description, the same setup."""
+    lines = []
+    for line in reference.splitlines():
+        if line.startswith("site_name:"):
+            line = f"site_name: {json.dumps(name)}"
+        elif line.startswith("site_description:"):
+            line = "site_description: Chutes and Ladders boards, analysed exactly."
+        lines.append(line)
+    return "\n".join(lines) + "\n"
 
 
 def write_project(directory: str | Path, version: str) -> list[Path]:
@@ -29,8 +43,9 @@ def write_project(directory: str | Path, version: str) -> list[Path]:
         raise ProjectError(f"{root}: already exists and is not an empty folder; choose a new name")
     name = root.name.replace("-", " ").replace("_", " ").strip().capitalize() or "Chutes and Ladders"
     contents = {target: Template((SCAFFOLD / source).read_text()).safe_substitute(site_name=name)
-                if source in ("mkdocs.yml", "README.md") else (SCAFFOLD / source).read_text()
+                if source == "README.md" else (SCAFFOLD / source).read_text()
                 for source, target in LAYOUT.items()}
+    contents["mkdocs.yml"] = site_config(REFERENCE_CONFIG.read_text(), name)
     contents["requirements.txt"] = f"chutes-exact=={version}\n"
     written = []
     for rel, text in contents.items():
