@@ -8,6 +8,7 @@ everyone (0644, folders 0755), as a web server running as another user needs.
 
 from __future__ import annotations
 
+import glob
 import logging
 import os
 import shutil
@@ -114,7 +115,7 @@ def _leftover_name(site_dir: Path, what: str) -> str:
 
 def _remove_leftovers(site_dir: Path) -> None:
     """Staging folders of a build that was killed: only ours (they hold the marker file) are removed."""
-    for stale in site_dir.parent.glob(_leftover_name(site_dir, "*")):
+    for stale in site_dir.parent.glob(glob.escape(_leftover_name(site_dir, "")) + "*"):
         if stale.is_dir() and not stale.is_symlink() and (stale / SITE_MARKER).is_file():
             shutil.rmtree(stale, ignore_errors=True)
 
