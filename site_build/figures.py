@@ -18,7 +18,12 @@ from site_build.words import MARKDOWN_SPECIALS
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 EXACT, SIMULATED, LADDER, CHUTE = OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[2], OKABE_ITO[3]
-CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
+CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"],
+          # nothing leaves the site: no "share" (cloud) button, and no Chart Studio link (a plotly.js 2.x name,
+          # ignored by 3.x and later); plotlyServerURL stays unset
+          "showSendToCloud": False, "showEditInChartStudio": False,
+          # the page script swaps the camera button for one that draws the chart on white, titled and credited
+          "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
 def to_json(fig: go.Figure) -> str:

@@ -12,10 +12,10 @@ import csv
 import io
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import plotly
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 from pydantic import ValidationError
 
@@ -28,7 +28,6 @@ from site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from site_build.tables import board_tables, overlay_table
 from site_build.words import FILTERS
 
-PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 UNLISTED = "\nlisted: false\n"
 SKIP_SOURCES = {"boards", "literature.toml"}
 LITERATURE = "literature.toml"
@@ -64,6 +63,33 @@ class BoardPage:
     @property
     def csv_file(self) -> str:
         return f"data/{self.slug}-distribution.csv"
+
+    @cached_property
+    def json_text(self) -> str:
+        """The record as published (data/<slug>.json)."""
+        return json.dumps(self.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+    @property
+    def json_size(self) -> str:
+        """The size of the JSON download, for its link ("1.2 MB")."""
+        return size_text(len(self.json_text.encode()))
+
+    @property
+    def fraction_size(self) -> str:
+        return size_text(len(_fraction_text(self.record).encode()))
+
+    @property
+    def csv_size(self) -> str:
+        return size_text(len(_distribution_csv(self.record).encode()))
+
+
+def size_text(n: int) -> str:
+    """A download's size for people, in SI units: 980 bytes, 12 kB, 1.2 MB."""
+    if n < 1000:
+        return f"{n} bytes"
+    if n < 1_000_000:
+        return f"{n / 1000:.0f} kB" if n >= 10_000 else f"{n / 1000:.1f} kB"
+    return f"{n / 1_000_000:.1f} MB"
 
 
 def _environment(templates: list[Path]) -> Environment:
@@ -169,7 +195,7 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
                                                   in_menu=page in listed,
                                                   jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
                                                   tables=board_tables(page.record, list(charts)))
-        files[page.json_file] = json.dumps(page.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+        files[page.json_file] = page.json_text
         files[page.fraction_file] = _fraction_text(page.record)
         files[page.csv_file] = _distribution_csv(page.record)
     for folder in reversed(sources or [DEFAULT_SITE_SRC]):
@@ -177,7 +203,6 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
             rel = source.relative_to(folder)
             if source.is_file() and rel.parts[0] not in SKIP_SOURCES and not rel.name.startswith("."):
                 files[rel.as_posix()] = source
-    files["assets/javascripts/plotly.min.js"] = PLOTLY_JS
     return files
 
 

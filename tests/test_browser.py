@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import struct
 import threading
+import zlib
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -19,8 +21,11 @@ pytestmark = pytest.mark.browser
 CHROMIUM = os.environ.get("CHUTES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ALL_RENDERED = ("() => Array.from(document.querySelectorAll('.chutes-chart'))"
-                ".every(e => e.dataset.rendered === 'done' && e.querySelector('svg.main-svg'))")
+# Charts are drawn as they come near the screen: waiting for all of them scrolls to the next one not yet drawn.
+ALL_RENDERED = ("() => { const charts = Array.from(document.querySelectorAll('.chutes-chart'));"
+                " const next = charts.find(e => !e.dataset.rendered);"
+                " if (next) (next.closest('.tabbed-set') || next).scrollIntoView();"
+                " return charts.every(e => e.dataset.rendered === 'done' && e.querySelector('svg.main-svg')); }")
 
 
 @pytest.fixture(scope="session")
@@ -97,9 +102,10 @@ def test_charts_render_after_instant_navigation(server: str, watched: Watched) -
     page.evaluate("window.__sameDocument = true")
     for where, link, path in ((".md-content", "Chutes and Ladders (Milton Bradley, 1943)", "/boards/classic/"),
                               (".md-nav--primary", "Compare boards", "/compare/"),
-                              (".md-nav--primary", "A 10-square test board", "/boards/tiny/")):
+                              (".md-nav--primary", "A UK Snakes and Ladders board, passing 100 wins", "/boards/uk/")):
         page.locator(where).get_by_role("link", name=link).first.click()
         page.wait_for_url(server + path)
+        page.wait_for_selector(".chutes-chart", state="attached")  # the address changes before the content
         page.wait_for_function(ALL_RENDERED, timeout=20_000)
         assert page.evaluate("window.__sameDocument === true"), "navigation reloaded the page instead of swapping it"
         assert page.locator(".chutes-chart svg.main-svg").count() >= 2
@@ -193,3 +199,259 @@ def test_no_serious_accessibility_violations(server: str, watched: Watched, path
     assert serious == []
     if "/boards/" in path:
         assert page.locator("details.chart-data").count() == page.locator(".chutes-chart").count()
+
+
+# --- sharing, light pages, phones and forms ---------------------------------------------------------------
+
+LOCAL_PREFIXES = ("http://127.0.0.1:", "data:", "blob:")
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator:
+    """Opens a watched page in a context of its own (options as for `browser.new_context`)."""
+    contexts = []
+
+    def open_with(**options) -> Watched:
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+        contexts.append(context)
+        return Watched(context.new_page())
+
+    yield open_with
+    for context in contexts:
+        context.close()
+
+
+def png_pixels(data: bytes) -> tuple[int, int, int, list[bytes]]:
+    """A PNG (8-bit RGB or RGBA, not interlaced, as browsers write them) decoded with zlib and struct:
+    width, height, bytes per pixel and the rows of pixels."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, header = 8, [], None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", data[pos + 8:pos + 8 + length])
+        elif kind == b"IDAT":
+            idat.append(data[pos + 8:pos + 8 + length])
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and interlace == 0, header
+    bpp = 4 if colour == 6 else 3
+    raw, stride = zlib.decompress(b"".join(idat)), width * bpp
+    rows, prior = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride if kind else 0):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prior[i], (prior[i - bpp] if i >= bpp else 0)
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            else:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prior = line
+    return width, height, bpp, rows
+
+
+def test_no_button_link_or_form_of_a_board_page_sends_anything_away(server: str, open_page) -> None:
+    """Every mode-bar button of every chart, every button, every link that opens a window or downloads, every
+    form: all of it clicked, and no request (of the page, a popup or a worker) leaves 127.0.0.1."""
+    watched = open_page(accept_downloads=True)
+    page, context = watched.page, watched.page.context
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL_PREFIXES) else r.abort())
+    page.goto(server + "/boards/classic/")
+    page.wait_for_function(ALL_RENDERED, timeout=20_000)
+    titles = page.eval_on_selector_all(".modebar-btn", "els => els.map(e => e.dataset.title)")
+    assert titles and not [t for t in titles if any(w in t.lower() for w in ("cloud", "share", "studio", "edit"))]
+    clicked = 0
+    for n in range(page.locator(".chutes-chart").count()):
+        chart = page.locator(".chutes-chart").nth(n)
+        if not chart.is_visible():  # in a tab not shown: show it first
+            block = chart.locator("xpath=ancestor::div[contains(@class, 'tabbed-block')]")
+            index = block.evaluate("b => Array.prototype.indexOf.call(b.parentNode.children, b)")
+            chart.locator("xpath=ancestor::div[contains(@class, 'tabbed-set')]").locator(
+                ".tabbed-labels > label").nth(index).click()
+        chart.scroll_into_view_if_needed()
+        chart.hover()
+        buttons = chart.locator(".modebar-btn")
+        for b in range(buttons.count()):
+            if "PNG" in (buttons.nth(b).get_attribute("data-title") or ""):
+                with page.expect_download():
+                    buttons.nth(b).click()
+            else:
+                buttons.nth(b).click()
+            clicked += 1
+    assert clicked >= 13 * 5
+    downloads = page.locator("a[download]:visible")
+    assert downloads.count() >= 3
+    for n in range(downloads.count()):
+        with page.expect_download():
+            downloads.nth(n).click()
+    for n in range(page.locator("a[target]").count()):
+        page.locator("a[target]").nth(n).click()
+    page.evaluate("document.querySelectorAll('.md-content button, .md-top').forEach(b => b.click())")
+    page.evaluate("document.querySelectorAll('form').forEach(f => f.requestSubmit ? f.requestSubmit() : f.submit())")
+    page.locator(".md-search__input").fill("ladder")
+    page.locator(".md-search__input").press("Enter")
+    page.wait_for_load_state("networkidle")
+    assert [u for u in requests if not u.startswith(LOCAL_PREFIXES)] == []
+    assert watched.outside == []
+
+
+def test_a_saved_chart_is_on_white_titled_and_credited_in_dark_mode(server: str, open_page) -> None:
+    watched = open_page(color_scheme="dark", accept_downloads=True)
+    page = watched.page
+    page.goto(server + "/boards/classic/")
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    chart = page.locator("#chart-length")
+    chart.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#chart-length').dataset.rendered === 'done'")
+    saved = page.evaluate("""(() => { const f = chutesCharts.imageFigure(document.querySelector('#chart-length'));
+                             return [f.title, f.board, f.credit, f.layout.paper_bgcolor, f.layout.font.color]; })()""")
+    assert saved == ["How long a game lasts: Ends on this turn", "Chutes and Ladders (Milton Bradley, 1943)",
+                     f"Chutes and Ladders, exactly — {server}/", "#ffffff", "#222222"]
+    chart.hover()
+    with page.expect_download() as download:
+        chart.locator(".modebar-btn[data-title='Download this chart as a PNG image']").click()
+    assert download.value.suggested_filename == "classic-length.png"
+    width, height, bpp, rows = png_pixels(Path(download.value.path()).read_bytes())
+    assert width >= 1000 and height > 420
+    assert rows[0][:3] == b"\xff\xff\xff" and rows[-1][-bpp:][:3] == b"\xff\xff\xff", "white corners"
+    if bpp == 4:
+        assert all(row[3::4] == b"\xff" * width for row in rows), "no transparent pixel"
+    dark = [any(v < 128 for v in row[::bpp]) for row in rows]
+    scale = width // 1000
+    assert any(dark[10 * scale:70 * scale]), "a title in dark letters at the top"
+    assert any(dark[-30 * scale:]), "a credit line at the bottom"
+    watched.assert_clean()
+
+
+def test_the_calculator_keeps_its_positions_in_the_address(server: str, open_page) -> None:
+    page = open_page().page
+    page.goto(server + "/boards/noordenbos/")
+    page.locator("#calculator .calc-count").select_option("4")
+    for n, square in enumerate([14, 60, 31, 26]):
+        page.locator("#calculator input.calc-square").nth(n).fill(str(square))
+    page.wait_for_function("document.querySelectorAll('#calculator .calc-chance').length === 4")
+    shown = page.eval_on_selector_all("#calculator .calc-chance", "els => els.map(e => e.textContent)")
+    assert "?players=4&squares=14,60,31,26" in page.url
+    again = open_page().page
+    again.goto(page.url)
+    again.wait_for_function("document.querySelectorAll('#calculator .calc-chance').length === 4")
+    assert again.locator("#calculator .calc-count").input_value() == "4"
+    assert again.eval_on_selector_all("#calculator input.calc-square", "els => els.map(e => e.value)") == \
+        ["14", "60", "31", "26"]
+    assert again.eval_on_selector_all("#calculator .calc-chance", "els => els.map(e => e.textContent)") == shown
+
+
+def test_a_board_page_prints_as_a_handout(server: str, watched: Watched) -> None:
+    page = watched.page
+    page.goto(server + "/boards/classic/")
+    page.emulate_media(media="print")
+    page.wait_for_function("Array.from(document.querySelectorAll('.chutes-chart'))"
+                           ".every(e => e.dataset.rendered === 'done')", timeout=20_000)
+    for hidden in (".md-header", ".md-sidebar--primary", ".md-sidebar--secondary", ".md-search", ".md-footer",
+                   ".modebar-container", "details.chart-data", "[data-md-component='palette']"):
+        assert page.locator(hidden).first.is_hidden(), hidden
+    sizes = page.eval_on_selector_all(".chutes-chart", "els => els.map(e => e.querySelector('svg.main-svg')"
+                                      ".getBoundingClientRect())")
+    assert len(sizes) == 13 and all(0 < s["width"] <= 700 and s["height"] > 300 for s in sizes), sizes
+    tables = page.eval_on_selector_all(".md-typeset__table", "els => els.filter(e => !e.closest('details'))"
+                                       ".map(e => e.getBoundingClientRect().width > 0)")
+    assert len(tables) >= 3 and all(tables), "the tables are printed (those of every tab too)"
+    assert page.locator("#cite-this-page").is_visible()
+    watched.assert_clean()
+
+
+def _first_visit(browser: Browser, url: str) -> dict[str, int]:
+    """Bytes of every response when `url` is opened with an empty cache and scrolled to its end."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    sizes: dict[str, int] = {}
+    page.on("response", lambda r: sizes.__setitem__(r.url, sizes.get(r.url, 0) + len(r.body()))
+            if r.status == 200 else None)
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return sizes
+
+
+def test_pages_stay_within_their_weight(server: str, browser: Browser) -> None:
+    """A first visit, every byte counted (uncompressed): home ≤ 0.5 MB, the heaviest board pages ≤ 3 MB;
+    plotly.js only where there are charts (see benchmarks/page_weight.py for the numbers)."""
+    home = _first_visit(browser, server + "/")
+    assert sum(home.values()) <= 500_000, sorted(home.items(), key=lambda kv: -kv[1])[:5]
+    assert not [u for u in home if "plotly" in u]
+    for slug in ("noordenbos", "uk"):
+        board = _first_visit(browser, server + f"/boards/{slug}/")
+        assert sum(board.values()) <= 3_000_000, (slug, sorted(board.items(), key=lambda kv: -kv[1])[:5])
+        assert [u for u in board if u.endswith("/assets/javascripts/plotly.min.js")]
+
+
+def test_charts_below_the_fold_wait_until_they_come_into_view(server: str, watched: Watched) -> None:
+    page = watched.page
+    page.goto(server + "/boards/classic/")
+    page.wait_for_function("document.querySelector('#chart-board').dataset.rendered === 'done'")
+    assert page.evaluate("document.querySelector('#chart-add-jump').dataset.rendered") is None
+    page.locator("#chart-add-jump").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#chart-add-jump').dataset.rendered === 'done'")
+    watched.assert_clean()
+
+
+def test_on_a_phone_nothing_scrolls_sideways_and_the_mode_bar_leaves_the_legend_free(server: str, open_page) -> None:
+    watched = open_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = watched.page
+    page.goto(server + "/")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    assert page.eval_on_selector_all(".md-typeset__scrollwrap", "els => els.filter(e => e.scrollWidth > "
+                                     "e.clientWidth + 1).length") == 0, "every table of the home page fits"
+    page.goto(server + "/boards/classic/")
+    page.wait_for_function(ALL_RENDERED, timeout=20_000)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    boxes = page.evaluate("""Array.from(document.querySelectorAll('.chutes-chart')).map(el => {
+        const box = s => { const e = el.querySelector(s); return e && e.getBoundingClientRect(); };
+        return [el.id, box('.modebar'), box('.legend')]; })""")
+    legends = [(name, m, g) for name, m, g in boxes if m and g and g["width"] > 0]
+    assert len(legends) >= 4
+    for name, m, g in legends:
+        apart = (m["right"] <= g["left"] or g["right"] <= m["left"] or m["bottom"] <= g["top"]
+                 or g["bottom"] <= m["top"])
+        assert apart, (name, m, g)
+    watched.assert_clean()
+
+
+def test_the_calculator_fields_look_editable_and_say_what_is_wrong(server: str, watched: Watched) -> None:
+    page = watched.page
+    page.goto(server + "/boards/classic/")
+    inputs = page.locator("#calculator input.calc-square")
+    page.wait_for_function("document.querySelectorAll('#calculator .calc-chance').length === 3")
+    for n in range(inputs.count()):
+        field = inputs.nth(n)
+        label = page.locator(f"#calculator label[for='{field.get_attribute('id')}']")
+        assert label.inner_text() == f"Player {n + 1} on square"
+        style = field.evaluate("e => { const s = getComputedStyle(e); return [s.borderTopWidth, s.borderTopColor]; }")
+        assert float(style[0][:-2]) >= 1 and "rgba(0, 0, 0, 0)" not in style[1], style
+    assert page.locator("label[for='calc-count']").count() == 1
+    cell = page.locator("#calculator .calc-results td").first.evaluate(
+        "e => { const s = getComputedStyle(e); return [s.borderBottomWidth, s.paddingLeft]; }")
+    head = page.locator("#calculator .calc-results th").first.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert float(cell[0][:-2]) >= 1 and float(cell[1][:-2]) >= 8 and head != "rgba(0, 0, 0, 0)"
+    inputs.nth(1).fill("")
+    status = page.locator("#calculator .calc-status")
+    assert "Player 2's square is blank" in status.inner_text()
+    assert inputs.nth(1).get_attribute("aria-invalid") == "true"
+    assert page.locator("#calculator .calc-chance").count() == 0
+    assert page.locator("#calculator .calc-results").is_hidden()
+    inputs.nth(1).fill("12")
+    page.wait_for_function("document.querySelectorAll('#calculator .calc-chance').length === 3")
+    assert inputs.nth(1).get_attribute("aria-invalid") is None
+    watched.assert_clean()

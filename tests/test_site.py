@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import struct
 from pathlib import Path
 
+import plotly
 import pytest
 from conftest import new_project
 
@@ -12,6 +15,7 @@ from chutes.cli import compute_stage
 from site_build import pages, pipeline
 from site_build.checks import SiteError, broken_links, outside_references
 from site_build.project import DEFAULT_TEMPLATES
+from site_build.words import per_thousand, plain, rounded
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -128,3 +132,66 @@ def test_a_broken_template_is_one_line_naming_it(bundled_records: list[dict], tm
     (templates / "data.md.j2").write_text("{{ boards[0].no_such_field }}\n")
     with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*no_such_field"):
         pages.render_pages(bundled_records, [templates, DEFAULT_TEMPLATES])
+
+
+def _meta(html: str, name: str) -> str:
+    found = re.search(rf'<meta (?:property|name)="{re.escape(name)}" content="([^"]*)"', html)
+    assert found, name
+    return found.group(1)
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_board_pages_have_share_cards_and_a_citation(built_site: Path, bundled_records: list[dict]) -> None:
+    home = (built_site / "index.html").read_text()
+    site_url = re.search(r'<link rel="canonical" href="([^"]+)"', home).group(1)
+    assert _meta(home, "og:title") == "Chutes and Ladders, exactly" and _meta(home, "og:type") == "website"
+    for record in bundled_records:
+        slug = record["slug"]
+        html = (built_site / "boards" / slug / "index.html").read_text()
+        url = f"{site_url}boards/{slug}/"
+        assert f'<link rel="canonical" href="{url}">' in html
+        assert _meta(html, "og:url") == url and _meta(html, "twitter:card") == "summary_large_image"
+        assert _meta(html, "og:title") == _meta(html, "twitter:title") == plain(record["results"]["board"]["title"])
+        description = _meta(html, "og:description")
+        assert description == _meta(html, "twitter:description") == _meta(html, "description")
+        p = record["results"]["first_player_wins"]["decimal"]
+        assert f"{per_thousand(p)} of every 1,000 games" in description
+        assert f"{rounded(record['results']['expected_turns']['decimal'], 2)} turns on average" in description
+        image = _meta(html, "og:image")
+        assert image == _meta(html, "twitter:image") == site_url + "assets/images/share.png"
+        cite = html[html.index('id="cite-this-page"'):]
+        assert f'<a href="{url}">{url}</a>' in cite and f"version {record['version']}," in cite
+        assert f"@misc{{chutes-{slug}," in cite
+    assert _png_size(built_site / "assets" / "images" / "share.png") == (1200, 630)
+
+
+def test_downloads_show_their_size(built_site: Path, bundled_records: list[dict]) -> None:
+    data_page = (built_site / "data" / "index.html").read_text()
+    for record in bundled_records:
+        slug = record["slug"]
+        size = pages.size_text((built_site / "data" / f"{slug}.json").stat().st_size)
+        link = f'<a download="{slug}.json" href="../../data/{slug}.json">'
+        html = (built_site / "boards" / slug / "index.html").read_text()
+        assert f'{link}{slug}.json</a> ({size}' in html
+        assert f'<a download="{slug}.json" href="{slug}.json">{slug}.json</a> ({size})' in data_page
+    assert pages.size_text(999) == "999 bytes" and pages.size_text(8_870) == "8.9 kB"
+    assert pages.size_text(19_400) == "19 kB" and pages.size_text(3_912_345) == "3.9 MB"
+
+
+def test_plotly_is_the_small_bundle_loaded_only_where_charts_are(built_site: Path) -> None:
+    shipped = (built_site / "assets" / "javascripts" / "plotly.min.js").read_text()
+    bundled = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text()
+    version = re.search(r"plotly\.js v(\d+\.\d+\.\d+)", bundled[:300]).group(1)
+    assert f"plotly.js (cartesian - minified) v{version}" in shipped[:600], "the version plotly.py draws with"
+    assert len(shipped) < 2_000_000
+    for page in built_site.rglob("*.html"):
+        html = page.read_text()
+        assert "plotly.min.js" not in html and "charts.js" not in html, page
+        assert "assets/javascripts/loader.js" in html, page
+    board = (built_site / "boards" / "classic" / "index.html").read_text()
+    assert '"showSendToCloud":false' in board and "plotlyServerURL" not in board

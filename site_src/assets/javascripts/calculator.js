@@ -4,9 +4,14 @@
  * finishing from each square); from them this script builds each player's game-length distribution
  * and adds up P(seat i wins) = Σ_k P(T_i = k) · Π_{j<i} P(T_j > k) · Π_{j>i} P(T_j ≥ k), stopping once
  * every game is over except for a share below 1e-16.
+ * The number of players and their squares are kept in the page's address (?players=3&squares=14,60,31),
+ * so that a shared link shows the same chances; a blank or impossible square is named, never read as 0.
  */
 (function () {
   "use strict";
+
+  if (window.chutesCalculator) return; // listed in mkdocs.yml and also loaded by loader.js: once is enough
+  window.chutesCalculator = true;
 
   var MAX_TURNS = 200000;
 
@@ -65,19 +70,54 @@
     var inputs = box.querySelector(".calc-inputs");
     var body = box.querySelector(".calc-results tbody");
     var status = box.querySelector(".calc-status");
+    var table = box.querySelector(".calc-results");
     var valid = new Set(data.squares);
     var defaults = [data.start, data.start, data.start, data.start, data.start, data.start];
+    var params = new URLSearchParams(location.search);
+    var linked = (params.get("squares") || "").split(",").filter(function (v, i, all) { return all.length > 1 || v; });
+    if (/^[2-6]$/.test(params.get("players") || "")) count.value = params.get("players");
+    else if (linked.length >= 2 && linked.length <= 6) count.value = String(linked.length);
+
+    function fields() {
+      return Array.from(inputs.querySelectorAll("input"));
+    }
 
     function squares() {
-      return Array.from(inputs.querySelectorAll("input")).map(function (el) { return Number(el.value); });
+      return fields().map(function (el) { return Number(el.value); });
+    }
+
+    /* What is wrong with one entry, in words (empty: nothing). */
+    function problem(el, n) {
+      var text = el.value.trim();
+      if (el.validity && el.validity.badInput) return "Player " + n + "'s square is not a number.";
+      if (text === "") return "Player " + n + "'s square is blank: enter the square the player is on.";
+      var sq = Number(text);
+      if (!Number.isInteger(sq) || !valid.has(sq)) {
+        return "Square " + text + " (player " + n + ") is not a square where a turn can start on this board.";
+      }
+      return "";
+    }
+
+    function remember() {
+      var url = new URL(location.href);
+      url.searchParams.set("players", count.value);
+      url.searchParams.set("squares", fields().map(function (el) { return el.value.trim(); }).join(","));
+      url.search = url.searchParams.toString().replace(/%2C/g, ","); // ?players=3&squares=14,60,31
+      history.replaceState(history.state, "", url.href);
     }
 
     function update() {
       var chosen = squares();
-      var bad = chosen.filter(function (sq) { return !Number.isInteger(sq) || !valid.has(sq); });
+      var problems = fields().map(function (el, i) {
+        var message = problem(el, i + 1);
+        if (message) el.setAttribute("aria-invalid", "true"); else el.removeAttribute("aria-invalid");
+        return message;
+      }).filter(Boolean);
       body.textContent = "";
-      if (bad.length) {
-        status.textContent = "Square " + bad[0] + " is not a square where a turn can start on this board.";
+      table.hidden = problems.length > 0;
+      box.classList.toggle("calc-invalid", problems.length > 0);
+      if (problems.length) {
+        status.textContent = problems.join(" ");
         return;
       }
       var wins = chances(data, chosen);
@@ -98,26 +138,39 @@
     }
 
     function build() {
-      var keep = squares();
+      var keep = fields().map(function (el) { return el.value; });
       inputs.textContent = "";
       for (var i = 0; i < Number(count.value); i++) {
+        var player = document.createElement("span");
+        player.className = "calc-player";
         var label = document.createElement("label");
-        label.textContent = "Player " + (i + 1) + " on square ";
         var input = document.createElement("input");
+        input.id = box.id + "-square-" + (i + 1);
+        label.htmlFor = input.id;
+        label.textContent = "Player " + (i + 1) + " on square";
         input.type = "number";
+        input.inputMode = "numeric";
         input.min = "0";
         input.max = String(Math.max.apply(null, data.squares));
-        input.value = String(i < keep.length ? keep[i] : defaults[i]);
+        input.value = i < keep.length ? keep[i] : String(defaults[i]);
         input.className = "calc-square";
-        input.setAttribute("aria-label", "Square of player " + (i + 1));
-        input.addEventListener("input", update);
-        label.appendChild(input);
-        inputs.appendChild(label);
+        input.setAttribute("aria-describedby", status.id);
+        input.addEventListener("input", function () { update(); remember(); });
+        player.appendChild(label);
+        player.appendChild(input);
+        inputs.appendChild(player);
       }
       update();
     }
 
-    count.addEventListener("change", build);
+    status.id = status.id || box.id + "-status";
+    count.addEventListener("change", function () { build(); remember(); });
+    inputs.textContent = "";
+    linked.slice(0, 6).forEach(function (value) { // squares from a shared link, shown as they were
+      var input = document.createElement("input");
+      input.value = value;
+      inputs.appendChild(input);
+    });
     build();
   }
 
@@ -132,7 +185,9 @@
 
   if (typeof window.document$ !== "undefined") {
     window.document$.subscribe(setupAll);
-  } else {
+  } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setupAll);
+  } else {
+    setupAll();
   }
 })();

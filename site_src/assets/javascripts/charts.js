@@ -3,11 +3,33 @@
  * <script>, which instant navigation would try to run), and keep it right:
  * after instant navigation (Material's document$), when the reader switches between light and dark,
  * when the window is resized, and when a chart inside a tab becomes visible.
+ * plotly.js (1.5 MB) is fetched only by a page that has a chart, and a chart is drawn when it comes near
+ * the screen (a chart in tabs: when its set of tabs does), or when the page is printed.
+ * The mode bar's camera saves the chart as a PNG on white, titled, named and credited, whatever the palette.
  */
 (function () {
   "use strict";
 
+  if (window.chutesCharts) return; // listed in mkdocs.yml and also loaded by loader.js: once is enough
+  var here = document.currentScript ? document.currentScript.src : location.href;
   var watched = [];
+  var plotly = null;
+  var INK = "#222222";
+  var PRINT_WIDTH = 680; // CSS pixels: the text width of an A4 or Letter page with the browser's margins
+  var printing = window.matchMedia("print");
+  var forPrint = false;
+
+  function loadPlotly() {
+    if (window.Plotly) return Promise.resolve(window.Plotly);
+    plotly = plotly || new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = new URL("plotly.min.js", here).href;
+      script.onload = function () { resolve(window.Plotly); };
+      script.onerror = function () { plotly = null; reject(new Error("plotly.js could not be loaded")); };
+      document.body.appendChild(script); // not <head>: instant navigation rewrites the head
+    });
+    return plotly;
+  }
 
   function colours() {
     var style = getComputedStyle(document.body);
@@ -58,17 +80,162 @@
     });
   }
 
+  function figureOf(el) {
+    var holder = document.querySelector('div.chutes-figure[data-chart="' + el.id + '"]');
+    return holder ? JSON.parse(holder.textContent) : null;
+  }
+
+  /* On a phone or a narrow screen the legend goes under the chart, where the mode bar cannot cover it. */
+  function fitLegend(el, layout) {
+    var width = el.clientWidth || (el.closest(".tabbed-set") || document.body).clientWidth;
+    var small = width < 600 || window.matchMedia("(pointer: coarse)").matches;
+    if (small && layout.legend && layout.showlegend !== false && !(layout.legend.y < 0)) {
+      layout.legend = Object.assign({}, layout.legend, {
+        orientation: "h", x: 0, xanchor: "left", y: 0, yref: "container", yanchor: "bottom"
+      });
+      layout.margin = Object.assign({}, layout.margin, { t: 40 }); // room for the mode bar above the plot
+    }
+    return layout;
+  }
+
+  function render(el) {
+    if (el.dataset.rendered) return;
+    var figure = figureOf(el);
+    if (!figure) return;
+    el.dataset.rendered = "pending";
+    loadPlotly().then(function () {
+      var config = Object.assign({}, figure.config, {
+        modeBarButtonsToRemove: (figure.config.modeBarButtonsToRemove || []).concat(["toImage"]),
+        modeBarButtonsToAdd: [{
+          name: "downloadImage", title: "Download this chart as a PNG image", icon: Plotly.Icons.camera,
+          click: function (gd) { saveImage(gd); }
+        }]
+      });
+      el.style.height = (figure.layout.height || 450) + "px"; // a definite height: Plotly's resize keeps it
+      if (forPrint || printing.matches) figure.layout.width = PRINT_WIDTH;
+      return Plotly.newPlot(el, figure.data, fitLegend(el, applyColours(figure.layout)), config);
+    }).then(function () {
+      el.dataset.rendered = "done";
+      watchSize(el);
+    }, function (error) {
+      el.dataset.rendered = "";
+      el.textContent = "The chart could not be drawn (" + error.message + "); its numbers are in the table below.";
+    });
+  }
+
+  /* Draw a chart when it (or the set of tabs holding it) comes within a screen's height of the view. */
+  var nearby = new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) {
+      if (!entry.isIntersecting) return;
+      nearby.unobserve(entry.target);
+      var charts = entry.target.classList.contains("chutes-chart") ? [entry.target]
+        : entry.target.querySelectorAll(".chutes-chart");
+      Array.prototype.forEach.call(charts, render);
+    });
+  }, { rootMargin: "100% 0px" });
+
   function renderAll() {
     forgetDetached();
-    document.querySelectorAll("div.chutes-figure").forEach(function (holder) {
-      var el = document.getElementById(holder.dataset.chart);
-      if (!el || el.dataset.rendered) return;
-      el.dataset.rendered = "pending";
-      var figure = JSON.parse(holder.textContent);
-      Plotly.newPlot(el, figure.data, applyColours(figure.layout), figure.config).then(function () {
-        el.dataset.rendered = "done";
-        watchSize(el);
+    nearby.disconnect(); // a new page: forget the charts of the previous one
+    document.querySelectorAll(".chutes-chart").forEach(function (el) {
+      if (!el.dataset.rendered) nearby.observe(el.closest(".tabbed-set") || el);
+    });
+    if (printing.matches) renderEverything();
+  }
+
+  function renderEverything() {
+    document.querySelectorAll(".chutes-chart").forEach(render);
+  }
+
+  /* Printing: every chart drawn, and narrow enough for the page; back to the screen's width afterwards. */
+  function printMode(on) {
+    forPrint = on;
+    if (on) renderEverything();
+    document.querySelectorAll(".chutes-chart.js-plotly-plot").forEach(function (el) {
+      Plotly.relayout(el, { width: on ? PRINT_WIDTH : null });
+    });
+  }
+
+  /* The chart's title: the heading above it, and the tab it is in. */
+  function headingText(h) {
+    var copy = h.cloneNode(true);
+    copy.querySelectorAll(".headerlink").forEach(function (a) { a.remove(); });
+    return copy.textContent.trim();
+  }
+
+  function chartTitle(el) {
+    var title = "";
+    document.querySelectorAll(".md-content h2, .md-content h3").forEach(function (h) {
+      if (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) title = headingText(h);
+    });
+    var block = el.closest(".tabbed-block");
+    if (block) {
+      var n = Array.prototype.indexOf.call(block.parentNode.children, block);
+      var label = block.closest(".tabbed-set").querySelectorAll(".tabbed-labels > label")[n];
+      if (label) title += (title ? ": " : "") + label.textContent.trim();
+    }
+    return title;
+  }
+
+  /* The chart as it is saved: the figure on white with dark text, and the lines written around it. */
+  function imageFigure(el) {
+    var figure = figureOf(el);
+    var layout = figure.layout;
+    var h1 = document.querySelector(".md-content h1");
+    var site = document.querySelector('meta[property="og:site_name"]');
+    layout.paper_bgcolor = "#ffffff";
+    layout.plot_bgcolor = "#ffffff";
+    layout.font = Object.assign({}, layout.font, { color: INK });
+    ["xaxis", "yaxis"].forEach(function (axis) {
+      layout[axis] = Object.assign({}, layout[axis], { gridcolor: "rgba(0,0,0,0.1)", linecolor: INK });
+    });
+    return {
+      data: figure.data, layout: layout, config: { staticPlot: true },
+      title: chartTitle(el), board: h1 ? headingText(h1) : document.title,
+      credit: (site ? site.content : "Chutes and Ladders, exactly") + " \u2014 " + new URL("../../", here).href
+    };
+  }
+
+  function saveImage(el) {
+    var fig = imageFigure(el);
+    var options = Object.assign({ scale: 2 }, figureOf(el).config.toImageButtonOptions);
+    var width = 1000, height = fig.layout.height || 450, scale = options.scale, top = 74, bottom = 34;
+    var font = getComputedStyle(document.body).fontFamily || "sans-serif";
+    return Plotly.toImage({ data: fig.data, layout: fig.layout, config: fig.config },
+      { format: "png", width: width, height: height, scale: scale }
+    ).then(function (url) {
+      return new Promise(function (resolve) {
+        var img = new Image();
+        img.onload = function () { resolve(img); };
+        img.src = url;
       });
+    }).then(function (img) {
+      var canvas = document.createElement("canvas");
+      canvas.width = width * scale;
+      canvas.height = (height + top + bottom) * scale;
+      var ctx = canvas.getContext("2d");
+      ctx.scale(scale, scale);
+      ctx.fillStyle = "#ffffff";
+      ctx.fillRect(0, 0, width, height + top + bottom);
+      ctx.fillStyle = INK;
+      ctx.font = "bold 22px " + font;
+      ctx.fillText(fig.title || fig.board, 20, 34);
+      ctx.font = "16px " + font;
+      ctx.fillText(fig.title ? fig.board : "", 20, 60);
+      ctx.drawImage(img, 0, top, width, height);
+      ctx.fillStyle = "#555555";
+      ctx.font = "13px " + font;
+      ctx.fillText(fig.credit, 20, height + top + 22);
+      return new Promise(function (resolve) { canvas.toBlob(resolve, "image/png"); });
+    }).then(function (blob) {
+      var link = document.createElement("a");
+      var page = location.pathname.split("/").filter(Boolean).pop() || "chart";
+      link.download = options.filename || page + "-" + el.id.replace(/^chart-/, "") + ".png";
+      link.href = URL.createObjectURL(blob);
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
     });
   }
 
@@ -82,10 +249,17 @@
   new MutationObserver(recolourAll).observe(document.body, {
     attributes: true, attributeFilter: ["data-md-color-scheme"]
   });
+  window.addEventListener("beforeprint", function () { printMode(true); });
+  window.addEventListener("afterprint", function () { printMode(false); });
+  printing.addEventListener("change", function (e) { printMode(e.matches); });
+
+  window.chutesCharts = { render: renderEverything, imageFigure: imageFigure, saveImage: saveImage };
 
   if (typeof window.document$ !== "undefined") {
     window.document$.subscribe(renderAll);
-  } else {
+  } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", renderAll);
+  } else {
+    renderAll();
   }
 })();

@@ -1,0 +1,77 @@
+"""First-visit page weight: every byte a browser fetches for a page, with an empty cache, uncompressed.
+
+Usage: python benchmarks/page_weight.py [SITE_DIR] [PATH ...]   (run `chutes build` first; default: site/ and
+the home page, the lightest and the heaviest board pages, compare and data). Serves the site on 127.0.0.1,
+opens each page in a fresh browser profile (Debian's Chromium), waits until the network is idle, scrolls to the
+bottom (charts below the fold are drawn when they come into view), and adds up the bodies of all responses.
+The budgets (tests/test_browser.py checks them): home page ≤ 0.5 MB, any board page ≤ 3 MB.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from playwright.sync_api import Browser, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BUDGETS = {"home": 500_000, "board": 3_000_000}
+PATHS = ["/", "/boards/tiny/", "/boards/classic/", "/boards/uk/", "/boards/noordenbos/", "/compare/", "/data/"]
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def first_visit(browser: Browser, url: str) -> dict[str, int]:
+    """Bytes of every response (by URL) when `url` is opened in a fresh profile and scrolled to its end."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    sizes: dict[str, int] = {}
+
+    def record(response) -> None:
+        try:
+            sizes[response.url] = sizes.get(response.url, 0) + len(response.body())
+        except Exception:  # a redirect or an aborted request has no body
+            pass
+
+    page.on("response", record)
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(500)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return sizes
+
+
+def main() -> None:
+    site = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "site"
+    paths = sys.argv[2:] or [p for p in PATHS if (site / p.strip("/") / "index.html").is_file()]
+    if not (site / "index.html").is_file():
+        sys.exit(f"page_weight: error: {site}/index.html not found; run 'chutes build' first")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    print("| page | first visit (bytes) | MB | budget (MB) | requests | largest |\n|---|---:|---:|---:|---:|---|")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        for path in paths:
+            sizes = first_visit(browser, base + path)
+            largest = max(sizes, key=sizes.get)
+            total = sum(sizes.values())
+            budget = BUDGETS["home"] if path == "/" else BUDGETS["board"] if path.startswith("/boards/") else None
+            print(f"| {path} | {total:,} | {total / 1e6:.2f} | {budget / 1e6 if budget else '—'} | {len(sizes)} | "
+                  f"{largest[len(base):]} ({sizes[largest] / 1e6:.2f} MB) |")
+        browser.close()
+    httpd.shutdown()
+
+
+if __name__ == "__main__":
+    main()
