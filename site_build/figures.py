@@ -122,12 +122,20 @@ def board_figure(board: dict[str, Any]) -> go.Figure:
     names = square_names(board)
     pattern = [None] + [((cell(q, width)[0] + cell(q, width)[1]) % 2) * 1.0 for q in range(1, board["squares"] + 1)]
     z, numbers, hover = _square_grid(board, pattern, names)
-    cells = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}", hovertemplate="%{customdata}"
-                       "<extra></extra>", showscale=False, xgap=2, ygap=2, name="squares",
-                       colorscale=[[0, "#dbe9f4"], [1, "#f4ead6"]], zmin=0, zmax=1, textfont={"color": "#222"})
-    fig = go.Figure([cells, *_jump_lines(board, width)])
+    cells = go.Heatmap(z=z, customdata=hover, hovertemplate="%{customdata}<extra></extra>", showscale=False,
+                       xgap=2, ygap=2, name="squares", colorscale=[[0, "#dbe9f4"], [1, "#f4ead6"]], zmin=0, zmax=1)
+    fig = go.Figure([cells, *_jump_lines(board, width), square_numbers(board, width)])
     fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
     return fig
+
+
+def square_numbers(board: dict[str, Any], width: int) -> go.Scatter:
+    """The square numbers as a text layer drawn last, so that no ladder or chute arrow hides them."""
+    squares = range(1, board["squares"] + 1)
+    places = [cell(q, width) for q in squares]
+    return go.Scatter(x=[c for c, _ in places], y=[r for _, r in places], text=[str(q) for q in squares],
+                      mode="text", textfont={"color": "#222", "size": 12}, hoverinfo="skip", showlegend=False,
+                      name="square numbers")
 
 
 def board_heatmap(board: dict[str, Any], values: list[float | None], what: str, unit: str,
@@ -157,11 +165,11 @@ def length_figure(series: dict[str, Any], cumulative: bool) -> go.Figure:
     what = "Game over within %{x} turns" if cumulative else "Game over on turn %{x}"
     games = f"{series['simulated_games']:,}"
     fig = go.Figure([
-        go.Scatter(x=series["turns"], y=series[key], mode="lines", name="Exact", line={"color": EXACT, "width": 3},
-                   hovertemplate=what + ": %{y:.4%} (exact)<extra></extra>"),
         go.Scatter(x=series["turns"], y=series[sim_key], mode="markers", name=f"Simulated ({games} games)",
-                   marker={"color": SIMULATED, "size": 5, "symbol": "circle-open"},
-                   hovertemplate=what + ": %{y:.4%} (simulated)<extra></extra>"),
+                   marker={"color": SIMULATED, "size": 5, "symbol": "circle-open"}, hoverinfo="skip"),
+        go.Scatter(x=series["turns"], y=series[key], mode="lines", name="Exact", line={"color": EXACT, "width": 3},
+                   customdata=series[sim_key],
+                   hovertemplate=what + ": %{y:.4%} exactly<br>simulated: %{customdata:.4%}<extra></extra>"),
     ])
     fig.update_layout(_layout(height=420, xaxis={"title": {"text": "turns in the game"},
                                                  "range": [0, _shown_turns(series)]},

@@ -41,6 +41,17 @@ def per_thousand(value: str | float) -> int:
     return int(Decimal(str(value)).scaleb(3).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
 
 
+def share_of_games(value: str | float) -> str:
+    """A probability as a share of games a reader can picture: 'about 2.3% of games', or for rare events
+    'about 1 in 46,656 games' (never 'about 0.00%')."""
+    p = Decimal(str(value))
+    if p <= 0:
+        return "no games"
+    if p >= Decimal("0.01"):
+        return f"about {percent(p, 1)} of games"
+    return f"about 1 in {int((1 / p).quantize(Decimal(1))):,} games"
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """'1 turn', '7 turns'."""
     return f"{number(n)} {word if n == 1 else (words or word + 's')}"
@@ -51,6 +62,11 @@ def overshoot_rule(rule: str) -> str:
     return {"stay": "you must land exactly on the last square; a roll that would go past it is lost",
             "bounce": "a roll that goes past the last square bounces back from it",
             "pass": "reaching or passing the last square wins"}[rule]
+
+
+def end_rule(rule: str) -> str:
+    """The end rule in two or three words, for a table cell."""
+    return {"stay": "exact landing", "bounce": "bounce back", "pass": "passing wins"}[rule]
 
 
 def start_square(square: int) -> str:
@@ -97,4 +113,5 @@ def minutes(rounds: str | float, players: int | str, seconds_per_turn: float = 1
 FILTERS = {"md": plain, "front_matter": front_matter, "short_number": short_number, "number": number,
            "rounded": rounded, "signed": signed, "signed_percent": signed_percent, "percent": percent,
            "per_thousand": per_thousand, "plural": plural, "overshoot_rule": overshoot_rule,
-           "start_square": start_square, "minutes": minutes}
+           "start_square": start_square, "minutes": minutes, "share_of_games": share_of_games,
+           "end_rule": end_rule}
