@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # this repository (the reference site), not the package
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -36,6 +36,8 @@ def main() -> None:
                                           "--disable-background-networking"])
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/boards/{slug}/")
+        page.wait_for_function("() => window.chutesCharts !== undefined")
+        page.evaluate("() => window.chutesCharts.render()")  # charts are otherwise drawn when scrolled to
         page.wait_for_function("Array.from(document.querySelectorAll('.chutes-chart'))"
                                ".every(e => e.dataset.rendered === 'done')")
         page.screenshot(path=str(out))
