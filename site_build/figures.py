@@ -7,12 +7,15 @@ colour-blind readers.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from html import escape
+from math import hypot
 from typing import Any
 
 import plotly.graph_objects as go
+from PIL import Image, ImageDraw, ImageFont
 
 from site_build.words import MARKDOWN_SPECIALS
 
@@ -153,6 +156,60 @@ def board_heatmap(board: dict[str, Any], values: list[float | None], what: str, 
     fig = go.Figure([heat, *_jump_lines(board, width, opacity=0.45)])
     fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
     return fig
+
+
+ALIVE_FEET = [[0, "#fbeef5"], [1, OKABE_ITO[4]]]
+
+
+def alive_figure(board: dict[str, Any], positions: dict[str, Any]) -> go.Figure:
+    """Where the token is after n turns, drawn as before turn 1 (alive.js shows the turn chosen with its slider):
+    the board as a heat map of the chance of being on each square (blank where it is nil), the feet of chutes
+    and ladders in a colour scale of their own for the rolls landing there during the turn, the share of games
+    over written on the last square, and the jumps drawn faintly. A square's number is written by the heat map
+    that colours it (in a colour that contrasts with it), or on a blank square in the page's text colour.
+    Hover texts name each square (alive.js adds the turn's numbers)."""
+    width = grid_width(board["squares"])
+    rows = -(-board["squares"] // width)
+    last = board["squares"]
+    feet = positions["feet"]
+    first = positions["on_square"][0]
+    values = [None if q in feet or q == last or not first[q] else first[q] for q in range(last + 1)]
+    z, numbers, hover = _square_grid(board, values, square_names(board))
+    text = [[label if value is not None else "" for label, value in zip(*line)] for line in zip(numbers, z)]
+    bar = {"thickness": 18, "x": 1.02, "xanchor": "left", "yanchor": "top", "tickformat": ".2~%"}
+    heat = go.Heatmap(z=z, text=text, customdata=hover, texttemplate="%{text}", uid="squares",
+                      hovertemplate="%{customdata}<extra></extra>", colorscale="Cividis", xgap=2, ygap=2,
+                      zmin=0, zmax=1, name="chance the token is here", textfont={"size": 12},
+                      colorbar={**bar, "y": 1, "len": 0.55 if feet else 1,
+                                "title": {"text": "chance the token is here", "side": "right"}})
+    traces: list[Any] = [heat]
+    if feet:
+        landed = [(first[q] or None) if q in feet else None for q in range(last + 1)]
+        under, _, _ = _square_grid(board, landed, [""] * (last + 1))
+        traces.insert(0, go.Heatmap(z=under, text=[[""] * width for _ in range(rows)], texttemplate="%{text}",
+                                    uid="feet", name="rolls landing on a jump's foot", hoverinfo="skip",
+                                    colorscale=ALIVE_FEET, xgap=2, ygap=2, zmin=0, zmax=1, textfont={"size": 12},
+                                    colorbar={**bar, "y": 0.4, "len": 0.4, "tickformat": ".3~f",
+                                              "title": {"text": "landings on a foot", "side": "right"}}))
+    at = [cell(q, width) for q in range(1, last + 1)]
+    blank = [str(q) if values[q] is None else "" for q in range(1, last + 1)]
+    traces.append(go.Scatter(x=[c for c, _ in at], y=[r for _, r in at], customdata=list(range(1, last + 1)),
+                             text=blank, mode="text", uid="labels", textfont={"size": 12}, hoverinfo="skip",
+                             showlegend=False, name="squares"))
+    fig = go.Figure([*traces, *_jump_lines(board, width, opacity=0.45)])
+    fig.update_layout(_layout(**_board_axes(width, rows), height=600, margin={"l": 10, "r": 10, "t": 70, "b": 10},
+                              title={"text": "Before the first turn", "x": 0.01, "xanchor": "left", "y": 0.995,
+                                     "yanchor": "top", "font": {"size": 15}},
+                              legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}))
+    return fig
+
+
+def alive_data(positions: dict[str, Any]) -> dict[str, Any]:
+    """The record's positions after each turn for alive.js, compact: each value in millionths (the record
+    keeps six significant digits, and nothing below 5e-7), so a chance reads to 0.0001% and a number of
+    landings to six decimals, as the page shows them."""
+    return {"feet": positions["feet"], "turns": positions["turns"][-1],
+            "millionths": [[round(v * 1_000_000) for v in row] for row in positions["on_square"]]}
 
 
 # --- game length ----------------------------------------------------------------------------------------
@@ -354,3 +411,97 @@ def state_map_figure(state_map: dict[str, Any]) -> go.Figure:
                               yaxis={"title": {"text": "square of the player about to move"}, "scaleanchor": "x",
                                      "constrain": "domain"}))
     return fig
+
+
+# --- the share image -----------------------------------------------------------------------------------
+
+SHARE_SIZE = (1200, 630)
+SHARE_TEAL, SHARE_INK, SHARE_GREY = "#00695c", "#1f2328", "#4a4f55"
+SHARE_CELLS = ("#dbe9f4", "#f4ead6")
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's own scalable font (Aileron, built into Pillow ≥ 10.1): nothing is fetched or read from the system."""
+    font = ImageFont.load_default(size=size)
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType: its scalable default font is missing")
+    return font
+
+
+def _wrapped(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], colour: str) -> None:
+    (x0, y0), (x1, y1) = start, end
+    length = hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head, half = 22.0, 11.0
+    bx, by = x1 - ux * head, y1 - uy * head
+    draw.line([(x0, y0), (bx, by)], fill=colour, width=8)
+    draw.polygon([(x1, y1), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)], fill=colour)
+
+
+def _share_board(draw: ImageDraw.ImageDraw, board: dict[str, Any], box: tuple[int, int, int, int]) -> None:
+    """The board in `box` (left, top, right, bottom): its squares in their zig-zag, ladders and chutes as arrows."""
+    width = grid_width(board["squares"])
+    rows = -(-board["squares"] // width)
+    left, top, right, bottom = box
+    side = min((right - left) // width, (bottom - top) // rows)
+    top += ((bottom - top) - side * rows) // 2
+    left = right - side * width
+    numbers = _font(max(10, side // 4))
+
+    def centre(square: int) -> tuple[float, float]:
+        col, row = cell(square, width)
+        return left + col * side + side / 2, top + (rows - 1 - row) * side + side / 2
+
+    for square in range(1, board["squares"] + 1):
+        col, row = cell(square, width)
+        x, y = left + col * side, top + (rows - 1 - row) * side
+        draw.rounded_rectangle([x + 2, y + 2, x + side - 2, y + side - 2], radius=3,
+                               fill=SHARE_CELLS[(col + row) % 2])
+        draw.text((x + 5, y + 3), str(square), font=numbers, fill="#8a8f95")
+    for kind, colour in (("ladders", LADDER), ("chutes", CHUTE)):
+        for a, b in board[kind]:
+            if a >= 1 and b >= 1:
+                _arrow(draw, centre(a), centre(b), colour)
+
+
+def share_image(board: dict[str, Any], headlines: list[tuple[str, str]]) -> bytes:
+    """A board's 1200 × 630 PNG for link previews: its name, a few headline numbers (each a big value and the
+    words under it), and the board drawn on the right. The same inputs give the same bytes."""
+    image = Image.new("RGB", SHARE_SIZE, "#ffffff")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle([0, 0, 21, SHARE_SIZE[1]], fill=SHARE_TEAL)
+    x, column = 76, 560
+    title = " ".join(str(board["title"]).split())
+    for size in (54, 48, 42, 36, 32, 28):
+        font = _font(size)
+        lines = _wrapped(title, font, column)
+        if len(lines) <= 3:
+            break
+    y = 56
+    for line in lines[:3]:
+        draw.text((x, y), line, font=font, fill=SHARE_TEAL, stroke_width=1, stroke_fill=SHARE_TEAL)
+        y += round(size * 1.18)
+    y += 22
+    value_font, words_font = _font(44), _font(24)
+    for value, words in headlines:
+        draw.text((x, y), value, font=value_font, fill=SHARE_INK, stroke_width=1, stroke_fill=SHARE_INK)
+        y += 52
+        for line in _wrapped(words, words_font, column):
+            draw.text((x, y), line, font=words_font, fill=SHARE_GREY)
+            y += 30
+        y += 16
+    draw.text((x, SHARE_SIZE[1] - 52), "Chutes and Ladders, exactly", font=_font(22), fill=SHARE_GREY)
+    _share_board(draw, board, (690, 60, 1150, 570))
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()

@@ -26,7 +26,7 @@ from site_build import figures
 from site_build.checks import SiteError
 from site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from site_build.tables import board_tables, overlay_table
-from site_build.words import FILTERS
+from site_build.words import FILTERS, per_thousand, rounded
 
 UNLISTED = "\nlisted: false\n"
 SKIP_SOURCES = {"boards", "literature.toml"}
@@ -64,6 +64,19 @@ class BoardPage:
     def csv_file(self) -> str:
         return f"data/{self.slug}-distribution.csv"
 
+    @property
+    def squares_file(self) -> str:
+        return f"data/{self.slug}-squares.csv"
+
+    @property
+    def share_file(self) -> str:
+        return f"data/{self.slug}-share.png"
+
+    @property
+    def share_alt(self) -> str:
+        """The words of the share image, for its alt text."""
+        return f"{self.title}: " + "; ".join(f"{value} {words}" for value, words in _headlines(self.record)) + "."
+
     @cached_property
     def json_text(self) -> str:
         """The record as published (data/<slug>.json)."""
@@ -81,6 +94,10 @@ class BoardPage:
     @property
     def csv_size(self) -> str:
         return size_text(len(_distribution_csv(self.record).encode()))
+
+    @property
+    def squares_size(self) -> str:
+        return size_text(len(_squares_csv(self.record).encode()))
 
 
 def size_text(n: int) -> str:
@@ -124,6 +141,30 @@ def _distribution_csv(record: dict[str, Any]) -> str:
     return out.getvalue()
 
 
+def _squares_csv(record: dict[str, Any]) -> str:
+    """One row per square: expected turns left from it and turns begun there per game (blank where no turn
+    starts), and for a jump's foot the expected rolls landing there per game (results.jump_usage; the record
+    holds no landings for the other squares, so theirs is blank)."""
+    s = record["series"]["squares"]
+    landings = {j["from"]: j["per_game"]["decimal"] for j in record["results"]["jump_usage"]}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["square", "turns_left", "visits", "landings"])
+    for square, left, visits in zip(s["square"], s["turns_left"], s["visits"]):
+        writer.writerow([square, "" if left is None else left, "" if visits is None else visits,
+                         landings.get(square, "")])
+    return out.getvalue()
+
+
+def _headlines(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """The share image's numbers: each a value and the words under it."""
+    res = record["results"]
+    return [(f"{rounded(res['expected_turns']['decimal'], 1)} turns", "on average for one player to finish"),
+            (f"{res['game_length']['median']:,} turns", "or fewer in half of all games (the median)"),
+            (f"{per_thousand(res['first_player_wins']['decimal'])} in 1,000",
+             "games won by the first of two players")]
+
+
 def board_figures(page: BoardPage) -> dict[str, str]:
     """Every chart of a board page, as JSON text keyed by chart name."""
     r = page.record
@@ -132,6 +173,7 @@ def board_figures(page: BoardPage) -> dict[str, str]:
     p_first = float(r["results"]["first_player_wins"]["decimal"])
     figs = {
         "board": figures.board_figure(board),
+        "alive": figures.alive_figure(board, series["positions"]),
         "length": figures.length_figure(series["length"], cumulative=False),
         "length-cumulative": figures.length_figure(series["length"], cumulative=True),
         "turns-left": figures.board_heatmap(board, series["squares"]["turns_left"], "expected turns left",
@@ -191,13 +233,16 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
     for page in pages:
         charts = board_figures(page)
         calculator = figures.safe_json(page.record["players"]["calculator"])
+        alive = figures.safe_json(figures.alive_data(page.record["series"]["positions"]))
         files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
-                                                  in_menu=page in listed,
+                                                  in_menu=page in listed, alive=alive,
                                                   jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
                                                   tables=board_tables(page.record, list(charts)))
         files[page.json_file] = page.json_text
         files[page.fraction_file] = _fraction_text(page.record)
         files[page.csv_file] = _distribution_csv(page.record)
+        files[page.squares_file] = _squares_csv(page.record)
+        files[page.share_file] = figures.share_image(page.record["results"]["board"], _headlines(page.record))
     for folder in reversed(sources or [DEFAULT_SITE_SRC]):
         for source in sorted(folder.rglob("*")):
             rel = source.relative_to(folder)

@@ -91,7 +91,7 @@ def test_every_page_loads_and_every_chart_renders(built_site: Path, server: str,
         watched.page.wait_for_function(ALL_RENDERED, timeout=20_000)
         charts = watched.page.locator(".chutes-chart").count()
         if "/boards/" in url:
-            assert charts == 13, url
+            assert charts == 14, url
         watched.page.wait_for_load_state("networkidle")
     watched.assert_clean()
 
@@ -288,7 +288,7 @@ def test_no_button_link_or_form_of_a_board_page_sends_anything_away(server: str,
             else:
                 buttons.nth(b).click()
             clicked += 1
-    assert clicked >= 13 * 5
+    assert clicked >= 14 * 5
     downloads = page.locator("a[download]:visible")
     assert downloads.count() >= 3
     for n in range(downloads.count()):
@@ -362,7 +362,7 @@ def test_a_board_page_prints_as_a_handout(server: str, watched: Watched) -> None
         assert page.locator(hidden).first.is_hidden(), hidden
     sizes = page.eval_on_selector_all(".chutes-chart", "els => els.map(e => e.querySelector('svg.main-svg')"
                                       ".getBoundingClientRect())")
-    assert len(sizes) == 13 and all(0 < s["width"] <= 700 and s["height"] > 300 for s in sizes), sizes
+    assert len(sizes) == 14 and all(0 < s["width"] <= 700 and s["height"] > 300 for s in sizes), sizes
     tables = page.eval_on_selector_all(".md-typeset__table", "els => els.filter(e => !e.closest('details'))"
                                        ".map(e => e.getBoundingClientRect().width > 0)")
     assert len(tables) >= 3 and all(tables), "the tables are printed (those of every tab too)"
@@ -455,3 +455,132 @@ def test_the_calculator_fields_look_editable_and_say_what_is_wrong(server: str, 
     page.wait_for_function("document.querySelectorAll('#calculator .calc-chance').length === 3")
     assert inputs.nth(1).get_attribute("aria-invalid") is None
     watched.assert_clean()
+
+
+# --- the board comes alive ---------------------------------------------------------------------------------
+
+SHOWN = """(() => {
+    const gd = document.querySelector('#chart-alive');
+    const [heat, feet, labels] = ['squares', 'feet', 'labels'].map(uid => gd.data.find(t => t.uid === uid));
+    const shown = {};
+    labels.customdata.forEach((q, i) => {
+        const r = labels.y[i], c = labels.x[i];
+        shown[q] = {z: heat.z[r][c], foot: feet ? feet.z[r][c] : null, hover: heat.customdata[r][c],
+                    labels: [heat.text[r][c], feet ? feet.text[r][c] : '', labels.text[i]].filter(Boolean)};
+    });
+    return {turn: Number(document.querySelector('#alive').dataset.turn), title: gd.layout.title.text, shown: shown};
+})()"""
+TABLE = ("Array.from(document.querySelectorAll('#alive .alive-table tbody tr')).map(tr => "
+         "[Number(tr.cells[0].dataset.square), Number(tr.cells[1].dataset.value), tr.cells[1].textContent])")
+PRECISION = 5.000001e-7  # the page carries the record's values in millionths
+
+
+def _wait_for_turn(page: Page, turn: int) -> None:
+    page.wait_for_function(f"document.querySelector('#alive').dataset.turn === '{turn}' && "
+                           f"document.querySelector('#chart-alive').dataset.rendered === 'done' && "
+                           f"document.querySelector('#chart-alive').layout.title.text.indexOf("
+                           f"{'Before the first turn' if turn == 0 else f'After {turn} turn'!r}) === 0")
+
+
+def _wait_for_address(page: Page, ending: str) -> None:
+    """The page's address (less any #fragment) ends with `ending`."""
+    page.wait_for_function(f"location.href.split('#')[0].endsWith({ending!r})")
+
+
+def _alive_matches_the_record(page: Page, record: dict, turn: int) -> dict:
+    """The heat map, its hover texts and the table show the record's positions after `turn` turns."""
+    positions = record["series"]["positions"]
+    row, feet = positions["on_square"][turn], set(positions["feet"])
+    last = len(row) - 1
+    shown = page.evaluate(SHOWN)
+    assert shown["turn"] == turn and sorted(int(q) for q in shown["shown"]) == list(range(1, last + 1))
+    for key, cell in shown["shown"].items():
+        q, value = int(key), row[int(key)]
+        if q == last:
+            assert cell["z"] is None and f"{round(value * 1e6) / 1e4:.4f}% of games are over" in cell["hover"]
+            assert cell["labels"] == [f"{q}<br>{round(value * 1e6) // 10000}%"]
+        elif q in feet:
+            assert cell["z"] is None and abs((cell["foot"] or 0) - value) <= PRECISION, (turn, q, cell, value)
+            assert (cell["foot"] is None) == (value == 0)
+            assert "no turn ends here" in cell["hover"] and (turn == 0 or "a roll lands here" in cell["hover"])
+        else:
+            assert abs((cell["z"] or 0) - value) <= PRECISION, (turn, q, cell, value)
+            assert (cell["z"] is None) == (value == 0)
+        if q != last:
+            assert cell["labels"] == [str(q)], "each square's number written once, on top of its colour"
+    assert f"{round(row[last] * 1e6) / 1e4:.4f}% of games are over" in shown["title"]
+    table = page.evaluate(TABLE)
+    assert [q for q, _, _ in table] == [q for q, v in enumerate(row) if round(v * 1e6) > 0]
+    assert all(abs(v - row[q]) <= PRECISION for q, v, _ in table)
+    assert all(text.endswith(" landings") == (q in feet) for q, _, text in table)
+    caption = page.locator("#alive .alive-table caption").inner_text()
+    assert caption.startswith("Where the token is " + ("before the first turn" if turn == 0 else f"after {turn} turn"))
+    assert page.locator("#alive-turn").input_value() == str(turn)
+    return shown
+
+
+def test_the_board_comes_alive_with_its_slider_play_button_and_table(server: str, watched: Watched,
+                                                                      bundled_records: list[dict]) -> None:
+    page = watched.page
+    record = next(r for r in bundled_records if r["slug"] == "classic")
+    last_turn = record["series"]["positions"]["turns"][-1]
+    page.goto(server + "/")
+    page.evaluate("window.__sameDocument = true")
+    page.locator(".md-content").get_by_role("link", name="Chutes and Ladders (Milton Bradley, 1943)").first.click()
+    page.wait_for_url(server + "/boards/classic/")
+    page.wait_for_selector("#alive[data-ready]", state="attached")
+    page.locator("#chart-alive").scroll_into_view_if_needed()
+    _wait_for_turn(page, 0)
+    start = _alive_matches_the_record(page, record, 0)
+    assert page.evaluate("window.__sameDocument === true"), "reached by instant navigation"
+    slider = page.get_by_label("Turns played")
+    assert slider.get_attribute("type") == "range" and slider.get_attribute("max") == str(last_turn)
+    slider.focus()
+    page.keyboard.press("End")
+    _wait_for_turn(page, last_turn)
+    end = _alive_matches_the_record(page, record, last_turn)
+    assert end["shown"] != start["shown"], "the heat map moved"
+    _wait_for_address(page, f"/boards/classic/?turn={last_turn}")
+    page.keyboard.press("Home")
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    _wait_for_turn(page, 12)
+    _alive_matches_the_record(page, record, 12)
+    _wait_for_address(page, "/boards/classic/?turn=12")
+    play = page.get_by_role("button", name="Play")
+    play.click()
+    page.wait_for_function("Number(document.querySelector('#alive').dataset.turn) >= 15")
+    page.get_by_role("button", name="Pause").click()
+    turn = int(page.evaluate("document.querySelector('#alive').dataset.turn"))
+    page.wait_for_timeout(600)
+    assert int(page.evaluate("document.querySelector('#alive').dataset.turn")) == turn, "paused"
+    assert page.get_by_role("button", name="Play").is_visible()
+    _alive_matches_the_record(page, record, turn)
+    _wait_for_address(page, f"/boards/classic/?turn={turn}")
+    watched.assert_clean()
+
+
+def test_the_turn_shown_is_in_the_address(server: str, open_page, bundled_records: list[dict]) -> None:
+    record = next(r for r in bundled_records if r["slug"] == "noordenbos")
+    watched = open_page()
+    page = watched.page
+    page.goto(server + "/boards/noordenbos/?players=2&squares=14,60&turn=17")
+    page.locator("#chart-alive").scroll_into_view_if_needed()
+    _wait_for_turn(page, 17)
+    _alive_matches_the_record(page, record, 17)
+    page.get_by_label("Turns played").focus()
+    page.keyboard.press("ArrowRight")
+    _wait_for_turn(page, 18)
+    _wait_for_address(page, "/boards/noordenbos/?players=2&squares=14,60&turn=18")
+    again = open_page()
+    again.page.goto(page.url)
+    again.page.locator("#chart-alive").scroll_into_view_if_needed()
+    _wait_for_turn(again.page, 18)
+    assert again.page.evaluate(SHOWN) == page.evaluate(SHOWN)
+    assert again.page.evaluate(TABLE) == page.evaluate(TABLE)
+    again.page.goto(server + "/boards/noordenbos/?turn=99999")  # past the end: the last turn
+    last_turn = record["series"]["positions"]["turns"][-1]
+    _wait_for_turn(again.page, last_turn)
+    _alive_matches_the_record(again.page, record, last_turn)
+    watched.assert_clean()
+    again.assert_clean()

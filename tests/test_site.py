@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import struct
@@ -12,7 +13,7 @@ import pytest
 from conftest import new_project
 
 from chutes.cli import compute_stage
-from site_build import pages, pipeline
+from site_build import figures, pages, pipeline
 from site_build.checks import SiteError, broken_links, outside_references
 from site_build.project import DEFAULT_TEMPLATES
 from site_build.words import per_thousand, plain, rounded
@@ -28,7 +29,7 @@ def test_every_page_and_download_is_built(built_site: Path, bundled_records: lis
     for record in bundled_records:
         slug = record["slug"]
         html = (built_site / "boards" / slug / "index.html").read_text()
-        assert html.count('class="chutes-chart"') == 13
+        assert html.count('class="chutes-chart"') == 14
         p = record["results"]["first_player_wins"]
         fraction = (built_site / "data" / f"{slug}-first-player.txt").read_text()
         assert fraction == f"{p['numerator']}/{p['denominator']}\n"
@@ -163,7 +164,7 @@ def test_board_pages_have_share_cards_and_a_citation(built_site: Path, bundled_r
         assert f"{per_thousand(p)} of every 1,000 games" in description
         assert f"{rounded(record['results']['expected_turns']['decimal'], 2)} turns on average" in description
         image = _meta(html, "og:image")
-        assert image == _meta(html, "twitter:image") == site_url + "assets/images/share.png"
+        assert image == _meta(html, "twitter:image") == site_url + f"data/{slug}-share.png"
         cite = html[html.index('id="cite-this-page"'):]
         assert f'<a href="{url}">{url}</a>' in cite and f"version {record['version']}," in cite
         assert f"@misc{{chutes-{slug}," in cite
@@ -195,3 +196,66 @@ def test_plotly_is_the_small_bundle_loaded_only_where_charts_are(built_site: Pat
         assert "assets/javascripts/loader.js" in html, page
     board = (built_site / "boards" / "classic" / "index.html").read_text()
     assert '"showSendToCloud":false' in board and "plotlyServerURL" not in board
+
+
+def test_each_board_page_shares_an_image_of_its_own(built_site: Path, bundled_records: list[dict]) -> None:
+    """og:image and twitter:image name the board's own 1200 × 630 PNG, made at build time, its words in the alt
+    text; the other pages keep the site's image. The same record gives the same bytes."""
+    home = (built_site / "index.html").read_text()
+    site_url = re.search(r'<link rel="canonical" href="([^"]+)"', home).group(1)
+    assert _meta(home, "og:image") == site_url + "assets/images/share.png"
+    for record in bundled_records:
+        slug, res = record["slug"], record["results"]
+        html = (built_site / "boards" / slug / "index.html").read_text()
+        image = f"data/{slug}-share.png"
+        assert _meta(html, "og:image") == _meta(html, "twitter:image") == site_url + image
+        assert (_meta(html, "og:image:width"), _meta(html, "og:image:height")) == ("1200", "630")
+        assert _png_size(built_site / image) == (1200, 630)
+        alt = _meta(html, "og:image:alt")
+        assert alt == _meta(html, "twitter:image:alt") and alt.startswith(plain(res["board"]["title"]))
+        for words in (f"{rounded(res['expected_turns']['decimal'], 1)} turns on average",
+                      f"{res['game_length']['median']} turns or fewer in half of all games",
+                      f"{per_thousand(res['first_player_wins']['decimal'])} in 1,000 games"):
+            assert plain(words) in alt, (slug, words, alt)
+        again = figures.share_image(res["board"], pages._headlines(record))
+        assert again == (built_site / image).read_bytes(), "the same inputs give the same bytes"
+    assert len({(built_site / "data" / f"{r['slug']}-share.png").read_bytes() for r in bundled_records}) == \
+        len(bundled_records), "each board its own image"
+
+
+def test_each_square_csv_holds_the_record(built_site: Path, bundled_records: list[dict]) -> None:
+    data_page = (built_site / "data" / "index.html").read_text()
+    for record in bundled_records:
+        slug = record["slug"]
+        name = f"{slug}-squares.csv"
+        text = (built_site / "data" / name).read_text()
+        rows = list(csv.DictReader(text.splitlines()))
+        squares = record["series"]["squares"]
+        landings = {j["from"]: j["per_game"]["decimal"] for j in record["results"]["jump_usage"]}
+        assert text.splitlines()[0] == "square,turns_left,visits,landings"
+        assert [int(row["square"]) for row in rows] == squares["square"]
+        for row, left, visits in zip(rows, squares["turns_left"], squares["visits"]):
+            assert (None if row["turns_left"] == "" else float(row["turns_left"])) == left, (slug, row)
+            assert (None if row["visits"] == "" else float(row["visits"])) == visits, (slug, row)
+            assert row["landings"] == landings.get(int(row["square"]), ""), (slug, row)
+        assert set(landings) <= set(squares["square"]) and all(row["landings"] for row in rows
+                                                                 if int(row["square"]) in landings)
+        html = (built_site / "boards" / slug / "index.html").read_text()
+        assert f'<a download="{name}" href="../../data/{name}">' in html
+        assert f'<a download="{name}" href="{name}">{name}</a>' in data_page
+
+
+def test_the_board_comes_alive_from_the_record(built_site: Path, bundled_records: list[dict]) -> None:
+    """The page carries the record's positions after each turn, in millionths, beside the heat map's figure."""
+    for record in bundled_records:
+        positions = record["series"]["positions"]
+        html = (built_site / "boards" / record["slug"] / "index.html").read_text()
+        found = re.search(r'<div class="chutes-alive-data"[^>]*data-for="alive"[^>]*>(.*?)</div>', html)
+        data = json.loads(found.group(1))
+        assert data["feet"] == positions["feet"] and data["turns"] == positions["turns"][-1]
+        assert positions["turns"] == list(range(len(data["millionths"])))
+        for shown, row in zip(data["millionths"], positions["on_square"], strict=True):
+            assert len(shown) == len(row) == record["results"]["board"]["squares"] + 1
+            assert all(abs(m / 1e6 - v) <= 5.000001e-7 and (m == 0) == (v == 0) for m, v in zip(shown, row))
+        assert f'max="{positions["turns"][-1]}"' in html and 'id="chart-alive"' in html
+        assert '<label for="alive-turn">Turns played</label>' in html
