@@ -41,6 +41,14 @@ def per_thousand(value: str | float) -> int:
     return int(Decimal(str(value)).scaleb(3).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
 
 
+def digit_groups(decimal: str, size: int = 5) -> str:
+    """A long decimal in groups of five digits after the point ('0.50780 27734 …'), so that it wraps
+    between groups on a narrow screen instead of leaving a lone digit on the last line."""
+    whole, _, fraction = decimal.partition(".")
+    groups = [fraction[i:i + size] for i in range(0, len(fraction), size)]
+    return f"{whole}.{' '.join(groups)}" if fraction else whole
+
+
 def share_of_games(value: str | float) -> str:
     """A probability as a share of games a reader can picture: 'about 2.3% of games', or for rare events
     'about 1 in 46,656 games' (never 'about 0.00%')."""
@@ -114,4 +122,5 @@ FILTERS = {"md": plain, "front_matter": front_matter, "short_number": short_numb
            "rounded": rounded, "signed": signed, "signed_percent": signed_percent, "percent": percent,
            "per_thousand": per_thousand, "plural": plural, "overshoot_rule": overshoot_rule,
            "start_square": start_square, "minutes": minutes, "share_of_games": share_of_games,
+           "digit_groups": digit_groups,
            "end_rule": end_rule}
