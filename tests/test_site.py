@@ -42,7 +42,6 @@ def test_every_page_and_download_is_built(built_site: Path, bundled_records: lis
 
 
 def test_headline_numbers_in_words(built_site: Path, bundled_records: list[dict]) -> None:
-    classic = next(r for r in bundled_records if r["slug"] == "classic")
     html = (built_site / "boards" / "classic" / "index.html").read_text()
     assert "508 of every 1,000 games" in html
     assert "39.60 turns" in html
