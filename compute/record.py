@@ -12,9 +12,9 @@ import builtins
 import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from math import gcd
 from typing import Annotated, Any, Literal
 
+import gmpy2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 sys.set_int_max_str_digits(0)  # exact values are integers of any length, read from text
@@ -45,22 +45,28 @@ class Exact(_Model):
 
     @model_validator(mode="after")
     def _reduced_and_consistent(self) -> Exact:
+        """In integers (GMP): numbers of 175,000 digits are read and checked in milliseconds."""
         try:
-            p, q = int(self.numerator), int(self.denominator)
-            shown = Decimal(self.decimal)
+            p, q = gmpy2.mpz(self.numerator), gmpy2.mpz(self.denominator)
+            sign, digits, exponent = Decimal(self.decimal).as_tuple()
         except (ValueError, InvalidOperation):
             raise ValueError("numerator, denominator and decimal must be numbers") from None
-        if q <= 0 or gcd(p, q) != 1:
+        if q <= 0 or gmpy2.gcd(p, q) != 1:
             raise ValueError(f"{self.numerator[:20]}/{self.denominator[:20]} is not a reduced fraction")
-        value = Fraction(p, q)
-        digits = len(shown.as_tuple().digits)
-        if abs(Fraction(shown) - value) > abs(value) * Fraction(1, 10 ** max(digits - 2, 0)) + Fraction(1, 10**40):
+        if not isinstance(exponent, int):
+            raise ValueError(f"decimal {self.decimal[:20]} is not a number")
+        shown = gmpy2.mpz("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+        scale = gmpy2.mpz(10) ** max(-exponent, 0)
+        shown *= gmpy2.mpz(10) ** max(exponent, 0)
+        unit = gmpy2.mpz(10) ** max(exponent, 0)
+        # |shown/scale − p/q| ≤ one unit in the last printed place + 10^-40, multiplied by q·scale·10^40
+        if abs(shown * q - p * scale) * 10**40 > q * unit * 10**40 + q * scale:
             raise ValueError(f"decimal {self.decimal[:20]} does not match the fraction")
         return self
 
     @property
     def fraction(self) -> Fraction:
-        return Fraction(int(self.numerator), int(self.denominator))
+        return Fraction(int(gmpy2.mpz(self.numerator)), int(gmpy2.mpz(self.denominator)))
 
 
 class ExactProbability(Exact):
@@ -68,7 +74,7 @@ class ExactProbability(Exact):
 
     @model_validator(mode="after")
     def _in_unit_interval(self) -> ExactProbability:
-        if not 0 <= self.fraction <= 1:
+        if not 0 <= gmpy2.mpz(self.numerator) <= gmpy2.mpz(self.denominator):
             raise ValueError(f"a probability must lie in [0, 1], got {self.decimal[:20]}")
         return self
 
