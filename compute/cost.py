@@ -2,8 +2,10 @@
 
 Two stages dominate. The exact two-player sum needs about m(m+1)·log2(s) bits of primes (m ≤ d states,
 s the chain's common scale), each prime costing one polynomial inverse of degree m. The exact game-length
-distribution keeps K terms whose denominators grow by log2(s) bits a turn, K set by how slowly games end
-(the spectral radius ρ of the turn matrix: the tail falls like ρᵏ). With a roll-again rule s can be huge:
+distribution keeps K terms whose numerators grow by log2(s) bits a turn: 500 turns (fewer if the tail falls
+below 10⁻³⁰ or sᵏ passes 40,000 bits first), and at least until the 97.5th percentile, K set by how slowly
+games end (the spectral radius ρ of the turn matrix: the tail falls like ρᵏ); floats continue to a tail of
+10⁻³⁰ (compute.exact.distribution). With a roll-again rule s can be huge:
 a turn may hold any number of rolls, and a chain of repeated rolls that cycles (bouncing at the end, say)
 contributes a factor dieᶜ − 1. All of this is known from the board in milliseconds, before any exact work.
 The constants were measured on the 2-core reference machine (see benchmarks/).
@@ -21,8 +23,25 @@ BUDGET_SECONDS = 120.0
 """The most `chutes solve` may be expected to take; a board estimated above it is refused before any work."""
 SECONDS_PER_PRIME_AT_320 = 1.1e-3
 """One residue of the two-player sum at degree 320 (it grows like degree^1.2)."""
+SECONDS_PER_NONZERO_TERM = 1e-7
+"""The exact distribution, sparse turn matrix (a Python loop over its nonzeros): per nonzero, per term..."""
 SECONDS_PER_TERM_BIT = 6e-11
-"""The exact distribution: per nonzero of the turn matrix, per term, per bit of the term's denominator."""
+"""...plus per nonzero, per term, per bit of the term's numerator."""
+SECONDS_PER_ENTRY_TERM = 5e-9
+"""Dense turn matrix (python-flint's product; roll-again boards): per entry of the d×d matrix, per term...
+"""
+SECONDS_PER_TERM_BIT_SQUARED = 7e-14
+"""...plus per entry, per term, per bit of the term's numerator times bits of the scale (the entries' size)."""
+DENSE = 16
+"""The exact walk counts the turn matrix as dense when more than one entry in DENSE is nonzero (compute.exact)."""
+SECONDS_PER_FLOAT_STEP = 5e-6
+SECONDS_PER_FLOAT_NONZERO = 1e-9
+"""The float tail: per term, and per nonzero per term."""
+EXACT_TURNS = 500
+DECIDED_TAIL_LOG = math.log(1 / 40)
+"""The 97.5th percentile lies about log(1/40)/log ρ turns in; taken DECIDE_MARGIN times, for the mode and the
+turns before the tail settles into ρᵏ."""
+DECIDE_MARGIN = 1.5
 EXACT_TAIL_LOG = math.log(1e-30)
 EXACT_BITS = 40_000
 MAX_TERMS = 100_000
@@ -76,10 +95,16 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     primes = (d * (d + 1) * bits + (d + 1) * d / (2 * math.log(2)) + 64) / 62
     two_player = primes * SECONDS_PER_PRIME_AT_320 * (d / 320) ** 1.2
     rho = float(max(abs(np.linalg.eigvals(Q)))) if d else 0.0
-    terms = MAX_TERMS if rho >= 1 else (EXACT_TAIL_LOG / math.log(rho) if rho > 0 else 1)
-    terms = min(terms, EXACT_BITS / bits, MAX_TERMS)
+    tail = MAX_TERMS if rho >= 1 else (EXACT_TAIL_LOG / math.log(rho) if rho > 0 else 1)
+    decide = MAX_TERMS if rho >= 1 else (DECIDE_MARGIN * DECIDED_TAIL_LOG / math.log(rho) if rho > 0 else 1)
+    terms = min(max(min(EXACT_TURNS, tail, EXACT_BITS / bits), decide), MAX_TERMS)
     nonzeros = int(np.count_nonzero(Q))
-    distribution = SECONDS_PER_TERM_BIT * nonzeros * terms * terms * bits / 2
+    if DENSE * nonzeros > d * d:
+        exact = d * d * terms * (SECONDS_PER_ENTRY_TERM + SECONDS_PER_TERM_BIT_SQUARED * terms * bits * bits / 2)
+    else:
+        exact = nonzeros * terms * (SECONDS_PER_NONZERO_TERM + SECONDS_PER_TERM_BIT * terms * bits / 2)
+    floats = max(0.0, min(tail, MAX_TERMS) - terms) * (SECONDS_PER_FLOAT_STEP + SECONDS_PER_FLOAT_NONZERO * nonzeros)
+    distribution = exact + floats
     if two_player >= distribution:
         return two_player + distribution, f"the exact two-player sum ({primes:,.0f} primes at degree {d})"
     return two_player + distribution, f"the exact game-length distribution (about {terms:,.0f} terms)"

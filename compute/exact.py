@@ -6,29 +6,38 @@ rational arithmetic; floats appear only in the tail of the distribution kept for
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import islice
-from math import lcm
 from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
+from scipy.sparse import csr_array
 
 from compute.rules import roll_landing
 
 if TYPE_CHECKING:  # the chain calls these functions for its cached properties
     from compute.chain import TurnChain
 
+EXACT_TURNS = 500
+"""The distribution's terms are kept exact for at least this many turns (the bounds after 9, 100 and 500
+turns and the shares of games over within 20, 50 and 100 turns are read from them)..."""
+DECIDED_QUANTILE = Fraction(39, 40)
+"""...and until the 97.5th percentile (the highest reported, so every lower quantile too), the shortest
+game and the mode are decided exactly (see `distribution`)."""
 EXACT_TAIL = Fraction(1, 10**30)
-"""The distribution is kept exact until the probability of a longer game falls below this..."""
+"""The exact part ends before EXACT_TURNS if the probability of a longer game falls below this..."""
 EXACT_BITS = 40_000
-"""...or until the common denominator of the terms passes this many bits (roll-again boards, whose
-exact terms grow by tens of bits a turn; the bounds and quartiles need far fewer terms)."""
+"""...or once the terms' denominator sᵏ passes this many bits (roll-again boards, whose exact terms grow by
+tens of bits a turn), but never before every landmark above is decided."""
 FLOAT_TAIL = 1e-15
-"""Past the exact part, float terms are kept (for charts) until the tail falls below this."""
+"""Past the exact part, float terms (for charts) go as far as the exact terms used to: until the tail is
+below EXACT_TAIL, or below this once sᵏ would pass EXACT_BITS bits."""
 MAX_TERMS = 100_000
 
 
@@ -106,82 +115,216 @@ def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
 
 @dataclass(frozen=True)
 class Distribution:
-    """P(T = k) for k = 1, 2, ...: exact while the tail is ≥ 1e-30 (and within EXACT_BITS), floats after."""
+    """P(T = k) for k = 1, 2, ...: exactly numerators[k − 1] / scaleᵏ for the first `terms` turns, floats after.
 
-    exact: tuple[Fraction, ...]
+    The exact terms are integers over the implied denominator sᵏ (no fraction is reduced per term):
+    `term`, `cdf`, `quantile`, `mode` and `shortest` answer exactly from them, and raise ValueError for
+    anything the exact part does not decide.
+    """
+
+    scale: int
+    numerators: tuple[int, ...]
+    alive: int
+    """P(T > terms)·scale^terms: the games still running after the exact part."""
     tail_floats: tuple[float, ...]
-    exact_tail: Fraction
+    tail_survival: tuple[float, ...]
+    """P(T > k) for k = terms + 1, ... (one per float term), from the same float iteration."""
+    peak: int = 0
+    """The mode as decided by `distribution` (0: not decided within the exact part)."""
+
+    @property
+    def terms(self) -> int:
+        """How many terms are exact."""
+        return len(self.numerators)
+
+    def scaled_terms(self) -> Iterator[tuple[int, int, int]]:
+        """(sᵏ, P(T = k)·sᵏ, P(T ≤ k)·sᵏ) for k = 1..terms, all integers."""
+        s, power, cumulative = self.scale, 1, 0
+        for a in self.numerators:
+            power *= s
+            cumulative = cumulative * s + a
+            yield power, a, cumulative
+
+    def term(self, k: int) -> Fraction:
+        """P(T = k) exactly (k within the exact part)."""
+        if not 1 <= k <= self.terms:
+            raise ValueError(f"P(T = {k}) lies beyond the exact part ({self.terms} terms)")
+        return Fraction(self.numerators[k - 1], self.scale**k)
+
+    @cached_property
+    def exact(self) -> tuple[Fraction, ...]:
+        """Every exact term as a reduced fraction (a gcd each: for checks, not needed for the results)."""
+        return tuple(Fraction(a, power) for power, a, _ in self.scaled_terms())
+
+    @property
+    def exact_tail(self) -> Fraction:
+        """P(T > terms) exactly: the mass beyond the exact part."""
+        return Fraction(self.alive, self.scale**self.terms)
 
     @property
     def pmf_float(self) -> list[float]:
-        """Every term as a float, exact part first."""
-        return [float(p) for p in self.exact] + list(self.tail_floats)
+        """Every term as a float (the exact ones correctly rounded), exact part first."""
+        return [a / power for power, a, _ in self.scaled_terms()] + list(self.tail_floats)
 
     def cdf(self, k: int) -> Fraction:
         """P(T ≤ k) exactly (k within the exact part)."""
-        if k > len(self.exact):
-            raise ValueError(f"P(T ≤ {k}) lies beyond the exact part ({len(self.exact)} terms)")
-        return sum(self.exact[:k], Fraction(0))
+        if k > self.terms:
+            raise ValueError(f"P(T ≤ {k}) lies beyond the exact part ({self.terms} terms)")
+        if k < 1:
+            return Fraction(0)
+        power, _, cumulative = next(islice(self.scaled_terms(), k - 1, None))
+        return Fraction(cumulative, power)
 
     def quantile(self, q: Fraction) -> int:
-        """Smallest k with P(T ≤ k) ≥ q."""
-        total = Fraction(0)
-        for k, p in enumerate(self.exact, start=1):
-            total += p
-            if total >= q:
+        """Smallest k with P(T ≤ k) ≥ q, decided exactly."""
+        q = Fraction(q)
+        for k, (power, _, cumulative) in enumerate(self.scaled_terms(), start=1):
+            if cumulative * q.denominator >= q.numerator * power:
                 return k
         raise ValueError(f"quantile {q} lies beyond the exact part of the distribution")
 
     def mode(self) -> int:
-        """The most likely game length (the smallest, if several tie)."""
-        best = max(self.exact)
-        return self.exact.index(best) + 1
+        """The most likely game length (the smallest, if several tie), decided exactly."""
+        if not self.peak:
+            raise ValueError(f"the mode is not decided within the exact part ({self.terms} terms)")
+        return self.peak
 
     def shortest(self) -> int:
         """The smallest k with P(T = k) > 0."""
-        return next(k for k, p in enumerate(self.exact, start=1) if p)
+        for k, a in enumerate(self.numerators, start=1):
+            if a:
+                return k
+        raise ValueError(f"no game ends within the exact part ({self.terms} terms)")
+
+
+def _float_above(x: Fraction) -> float:
+    """The smallest float ≥ x: for a float y, y < x exactly when y < _float_above(x)."""
+    f = float(x)
+    return f if Fraction(f) >= x else math.nextafter(f, math.inf)
+
+
+def _bits_horizon(s: int, bits: int) -> int | float:
+    """The first k with sᵏ of more than `bits` bits (where the exact terms used to stop)."""
+    if s < 2:
+        return math.inf
+    k = max(1, int(bits / math.log2(s)) - 1)
+    while k > 1 and (s ** (k - 1)).bit_length() > bits:
+        k -= 1
+    while (s**k).bit_length() <= bits:
+        k += 1
+    return k
+
+
+class _Walk:
+    """The integer row vector u·Mᵏ, one turn at a time: a Python loop over the nonzeros of M when M is sparse,
+    python-flint's row-times-matrix product (in C) when M is dense (a roll-again turn reaches most squares)."""
+
+    DENSE = 16
+    """M counts as dense when more than one entry in DENSE is nonzero (measured: flint's dense product costs
+    about 1/13 to 1/33 of the Python loop per entry)."""
+
+    def __init__(self, chain: TurnChain) -> None:
+        d = chain.size
+        self.chain = chain
+        self.dense = self.DENSE * sum(len(row) for row in chain.rows) > d * d
+        start = [int(i == chain.start) for i in range(d)]
+        if self.dense:
+            self.vector: list[int] | fmpz_mat = fmpz_mat(1, d, start)
+            self.finish: tuple[int, ...] | fmpz_mat = fmpz_mat(d, 1, list(chain.finish))
+        else:
+            self.vector, self.finish = start, chain.finish
+
+    def finished(self) -> int:
+        """u·Mᵏ·f: the numerator of P(T = k + 1) over sᵏ⁺¹."""
+        if self.dense:
+            return int((self.vector * self.finish)[0, 0])
+        return sum(v * f for v, f in zip(self.vector, self.finish) if v)
+
+    def step(self) -> None:
+        self.vector = self.vector * self.chain.M if self.dense else self.chain.step(self.vector)
+
+    def entries(self) -> list[int]:
+        return [int(v) for v in self.vector.entries()] if self.dense else list(self.vector)
 
 
 def distribution(chain: TurnChain, exact_tail: Fraction = EXACT_TAIL, float_tail: float = FLOAT_TAIL,
-                 exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS) -> Distribution:
-    """The game-length distribution from the start, by integer vector iteration (no rounding): at most
-    `max_terms` exact terms, fewer once the tail is below `exact_tail` or the denominators pass `exact_bits`."""
-    s = chain.scale
-    finish = chain.finish
-    vector = [0] * chain.size
-    vector[chain.start] = 1
-    exact: list[Fraction] = []
-    power = 1
+                 exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS, exact_turns: int = EXACT_TURNS,
+                 decide: Fraction = DECIDED_QUANTILE) -> Distribution:
+    """The game-length distribution from the start: P(T = k) = u·M^(k−1)·f / sᵏ by integer vector iteration,
+    each term kept as its integer numerator over the implied sᵏ (no rounding, no fraction reduced).
+
+    Exact terms are kept up to `exact_turns` turns (fewer if the tail falls below `exact_tail` or sᵏ passes
+    `exact_bits` bits first) and in any case until these are decided exactly (at most `max_terms` terms;
+    what is still undecided then raises ValueError when asked for, never a guess):
+    - the `decide` quantile, once P(T ≤ k) ≥ decide (every smaller quantile lies at or before it);
+    - the shortest game: the first nonzero term (it comes before any quantile);
+    - the mode. A later term P(T = j), j > k, is a game still running after k turns that ends at turn j
+      from some state, so P(T = j) ≤ P(T > k)·max(f)/s. Once that is below the largest term so far, no
+      later term can reach it, and the mode is the first turn that attained it.
+    Past the exact part, float terms (and P(T > k) from the same iteration) continue for charts as far as
+    the exact terms went before: until the tail is below `exact_tail`, or below `float_tail` once sᵏ would
+    have passed `exact_bits` bits or `max_terms` is reached.
+    """
+    s, finish, rows = chain.scale, chain.finish, chain.rows
+    if any(sum(w for _, w in row) + f != s for row, f in zip(rows, finish)):
+        raise ArithmeticError("the turn chain loses probability: a row of M plus its finish is not the scale")
+    top = max(finish, default=0)
+    walk = _Walk(chain)
+    numerators: list[int] = []
+    power, cumulative, best, best_at, peak = 1, 0, 0, 0, 0
+    reached = horizon = False
+    tail_n, tail_d = exact_tail.numerator, exact_tail.denominator
+    q_n, q_d = Fraction(decide).numerator, Fraction(decide).denominator
     while True:
         power *= s
-        exact.append(Fraction(sum(v * f for v, f in zip(vector, finish) if v), power))
-        vector = chain.step(vector)
-        alive = sum(vector)
-        if (alive * exact_tail.denominator < power * exact_tail.numerator or len(exact) >= max_terms
-                or power.bit_length() > exact_bits):
+        a = walk.finished()
+        numerators.append(a)
+        cumulative = cumulative * s + a
+        alive = power - cumulative
+        k = len(numerators)
+        if not peak:
+            best *= s  # the largest term so far, over sᵏ
+            if a > best:
+                best, best_at = a, k
+            if alive * top < best * s:
+                peak = best_at
+        reached = reached or cumulative * q_d >= q_n * power
+        horizon = horizon or alive * tail_d < tail_n * power or power.bit_length() > exact_bits
+        walk.step()
+        if k >= max_terms or (peak and reached and (k >= exact_turns or horizon)):
             break
-    remaining = Fraction(alive, power)
+    vector = walk.entries()
+    if sum(vector) != alive:
+        raise ArithmeticError("the turn chain loses probability: P(T > k) is not 1 − P(T ≤ k)")
     floats: list[float] = []
-    if remaining > 0 and float_tail > 0:
-        Q, r = chain.Q_float, chain.r_float
-        x = np.array([float(Fraction(v, power)) for v in vector])
-        while x.sum() >= float_tail and len(exact) + len(floats) < MAX_TERMS:
+    survival: list[float] = []
+    if alive and float_tail > 0 and not alive * tail_d < tail_n * power:
+        loose = min(_bits_horizon(s, exact_bits), max_terms)
+        QT = csr_array(chain.Q_float.T)
+        r = chain.r_float
+        x = np.array([v / power for v in vector])
+        tail = alive / power
+        k = len(numerators)
+        floor = _float_above(exact_tail)  # a float below it is below exact_tail: one float comparison a step
+        while not (k >= MAX_TERMS or tail < floor or (k >= loose and tail < float_tail)):
             floats.append(float(x @ r))
-            x = x @ Q
-    return Distribution(tuple(exact), tuple(floats), remaining)
+            x = QT @ x
+            tail = float(x.sum())
+            survival.append(tail)
+            k += 1
+    return Distribution(s, tuple(numerators), alive, tuple(floats), tuple(survival), peak)
 
 
 def bound_terms(dist: Distribution) -> Iterator[tuple[int, int, int]]:
-    """For n = 1, 2, … over the exact part: (Σ_{k≤n} a_k², 1 − Σ_{k≤n} a_k, 1) all times one common scale D,
-    as integers (D, then the two numerators): the lower bound on the first player's chance after n turns is
-    ½ + ½·squares/D², the upper bound adds ½·rest²/D². Integers over one scale: no gcd per term."""
-    scale = lcm(1, *(p.denominator for p in dist.exact))
-    squares = cumulative = 0
-    for p in dist.exact:
-        a = p.numerator * (scale // p.denominator)
-        squares += a * a
-        cumulative += a
-        yield scale, squares, scale - cumulative
+    """For n = 1, 2, … over the exact part: (D, squares, rest) as integers, D = sⁿ, squares = D²·Σ_{k≤n} P(T = k)²
+    and rest = D·(1 − Σ_{k≤n} P(T = k)): the lower bound on the first player's chance after n turns is
+    ½ + ½·squares/D², the upper bound adds ½·rest²/D². Integers over the implied denominator, each from the
+    last by a multiplication by s or s²: no gcd per term."""
+    s2 = dist.scale**2
+    squares = 0
+    for power, a, cumulative in dist.scaled_terms():
+        squares = squares * s2 + a * a
+        yield power, squares, power - cumulative
 
 
 def bounds(dist: Distribution, n: int) -> tuple[Fraction, Fraction]:
@@ -189,7 +332,7 @@ def bounds(dist: Distribution, n: int) -> tuple[Fraction, Fraction]:
     terms if n goes beyond them: bounds from fewer turns are still bounds, only looser)."""
     if n < 1:
         raise ValueError(f"bounds after {n} turns: n must be at least 1")
-    scale, squares, rest = next(islice(bound_terms(dist), min(n, len(dist.exact)) - 1, None))
+    scale, squares, rest = next(islice(bound_terms(dist), min(n, dist.terms) - 1, None))
     lower = Fraction(1, 2) + Fraction(squares, 2 * scale * scale)
     return lower, lower + Fraction(rest * rest, 2 * scale * scale)
 

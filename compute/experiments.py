@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from flint import fmpq, fmpq_mat
+from threadpoolctl import threadpool_limits
 
 from compute.boards import Board, BoardError
 from compute.chain import TurnChain, roll_matrices, turn_chain
@@ -27,8 +28,12 @@ from compute.rules import roll_landing
 
 MIN_JUMP_LENGTH = 10
 ALIVE_TOLERANCE = 1e-7
-"""The float scan stops a candidate once less than this mass of games is still running (its neglected
-part of Σ P(T = k)² is then below 10⁻¹⁴)."""
+"""The float scan stops a candidate once less than this mass A of games is still running: the neglected part
+of ½·Σ P(T = k)² is then at most ½·A² = 5·10⁻¹⁵. This is the tolerance the stored `delta_first_player` (12
+significant digits of a difference) already sits at: its last digits are at the level of double-precision
+rounding, and on the noordenbos board 3·10⁻⁷ changes 2,795 of the 5,683 stored values (10⁻⁸ changes 704), so
+it stays. The page shows 3 decimals of a percentage point (10⁻⁵), which 10⁻⁵ would keep on those boards
+(but with no guarantee for a value close to a rounding boundary)."""
 MAX_FLOAT_TURNS = 200_000
 
 
@@ -241,12 +246,57 @@ def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[
 def first_player_floats(board: Board, pairs: Sequence[tuple[int, int]]) -> list[float | None]:
     """P(first of two players wins) for the board with each added jump, in double precision.
 
-    All chains are iterated together: P = ½ + ½·Σₖ P(T = k)², stopped once every game is over except
-    for a mass below 10⁻⁷ (the neglected part of the sum is then below 10⁻¹⁴). None if not reached.
+    All chains are iterated together: P = ½ + ½·Σₖ P(T = k)², each stopped once its games are over except
+    for a mass A < ALIVE_TOLERANCE. None if not reached. The part left out is at most ½·A²: every later
+    term is at most A, and they add up to A. The chains are the board's one turn chain (shared with every
+    other consumer) plus each jump's low-rank update; the products run on one BLAS thread (as in the
+    parallel workers: identical results, and threads only contend at these sizes).
     """
+    return _first_player_floats(turn_chain(board), pairs, sparse=True)
+
+
+def _sparse_jumps(U: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """Without roll-again each update is U[j,:,0]·V[j,:,0]ᵀ: U[j,:,1] = 0, U[j,:,0] the chances of landing on
+    the jump's foot (from at most `die` states) and V[j,:,0] = e_top − e_foot (no e_top if the top is the last
+    square). Then (positions, values, foot, top) of each jump, else None (roll-again: a dense update)."""
+    J, d, _ = U.shape
+    if U[:, :, 1].any():
+        return None
+    rows = np.arange(J)
+    V0 = V[:, :, 0]
+    foot, top = V0.argmin(axis=1), V0.argmax(axis=1)
+    pattern = np.zeros_like(V0)
+    pattern[rows, foot] = -1
+    has_top = V0[rows, top] == 1
+    pattern[rows[has_top], top[has_top]] = 1
+    if not np.array_equal(V0, pattern) or not (V0[rows, foot] == -1).all():
+        return None
+    landing = U[:, :, 0] != 0
+    width = max(1, int(landing.sum(axis=1).max()))
+    positions = np.zeros((J, width), dtype=np.intp)  # padding: square 0 with weight 0 adds exactly nothing
+    values = np.zeros((J, width))
+    for j in range(J):
+        where = np.flatnonzero(landing[j])
+        positions[j, :len(where)] = where
+        values[j, :len(where)] = U[j, where, 0]
+    return positions, values, foot, np.where(has_top, top, -1)
+
+
+def _first_player_floats(chain: TurnChain, pairs: Sequence[tuple[int, int]], sparse: bool) -> list[float | None]:
+    """`first_player_floats`; `sparse`: without roll-again, use the updates' few nonzeros.
+
+    The sparse step does the general step's arithmetic, with the same roundings in the same order, minus the
+    products with zero: einsum accumulates XU = Σ_d X[j,d]·U[j,d,:] in order of d (the landing states here,
+    in increasing order), XU[:,1] = 0, and XU·Vᵀ is −XU₀ at the foot and +XU₀ at the top, zero elsewhere. The
+    results are the same floats (checked in tests/test_experiments.py)."""
     if not pairs:
         return []
-    chain = turn_chain(board)
+    with threadpool_limits(1, user_api="blas"):
+        return _iterate(chain, pairs, sparse)
+
+
+def _iterate(chain: TurnChain, pairs: Sequence[tuple[int, int]], sparse: bool) -> list[float | None]:
+    """The updates and the iteration of `_first_player_floats` (called on one BLAS thread)."""
     Q, r = chain.Q_float, chain.r_float
     U, V = _float_updates(chain, pairs)
     J, d = len(pairs), chain.size
@@ -256,17 +306,33 @@ def first_player_floats(board: Board, pairs: Sequence[tuple[int, int]]) -> list[
     total = np.zeros(J)
     active = np.arange(J)
     out: list[float | None] = [None] * J
+    jumps = _sparse_jumps(U, V) if sparse else None
     for _ in range(MAX_FLOAT_TURNS):
-        XU = np.einsum("jd,jdr->jr", X, U[active])
-        p = X @ r - np.einsum("jr,jr->j", XU, vsum[active])
-        total[active] += p * p
-        X = X @ Q + np.einsum("jr,jdr->jd", XU, V[active])
-        tail = X.sum(axis=1)
-        done = tail < ALIVE_TOLERANCE
-        for j in active[done]:
-            out[j] = 0.5 + 0.5 * float(total[j])
+        if jumps is not None:
+            positions, values, foot, top = jumps
+            rows = np.arange(len(active))
+            XU = X[rows, positions[:, 0]] * values[:, 0]
+            for m in range(1, positions.shape[1]):
+                XU = XU + X[rows, positions[:, m]] * values[:, m]
+            p = X @ r - XU * vsum[:, 0]
+            total += p * p
+            X = X @ Q
+            X[rows, foot] -= XU
+            up = top >= 0
+            X[rows[up], top[up]] += XU[up]
+        else:
+            XU = np.einsum("jd,jdr->jr", X, U)
+            p = X @ r - np.einsum("jr,jr->j", XU, vsum)
+            total += p * p
+            X = X @ Q + (XU[:, :1] * V[:, :, 0] + XU[:, 1:] * V[:, :, 1])  # einsum's sum of two products
+        done = X.sum(axis=1) < ALIVE_TOLERANCE
         if done.any():
-            active, X = active[~done], X[~done]
+            for j, t in zip(active[done], total[done]):
+                out[j] = 0.5 + 0.5 * float(t)
+            keep = ~done  # drop finished chains once, not a copy of U and V every turn
+            active, X, U, V, vsum, total = active[keep], X[keep], U[keep], V[keep], vsum[keep], total[keep]
+            if jumps is not None:
+                jumps = tuple(a[keep] for a in jumps)
         if not len(active):
             break
     return out

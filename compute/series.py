@@ -22,21 +22,22 @@ DIAGONAL_MASS = 0.995
 
 
 def length_series(dist: Distribution, simulated: np.ndarray) -> dict[str, Any]:
-    """P(T = k) and P(T ≤ k) for k = 1..K (until 1 − 10⁻⁶ of the games are over), with simulated shares."""
+    """P(T = k) and P(T ≤ k) for k = 1..K (until 1 − 10⁻⁶ of the games are over), with simulated shares.
+
+    Over the exact part P(T ≤ k) is rounded once from its exact value; beyond it, it is 1 − P(T > k) from
+    the float iteration (no sum of many small floats)."""
     pmf = dist.pmf_float
     cumulative: list[float] = []
-    total = Fraction(0)
-    for p in dist.exact:
-        total += p
-        cumulative.append(float(total))
-        if total >= CHART_MASS:
+    mass = Fraction(CHART_MASS)
+    for power, _, total in dist.scaled_terms():
+        cumulative.append(total / power)
+        if total * mass.denominator >= mass.numerator * power:
             break
-    tail = cumulative[-1]
-    for p in pmf[len(cumulative):]:
-        if tail >= CHART_MASS:
-            break
-        tail += p
-        cumulative.append(tail)
+    else:
+        for tail in dist.tail_survival:
+            if cumulative[-1] >= CHART_MASS:
+                break
+            cumulative.append(1 - tail)
     turns = len(cumulative)
     counts = np.bincount(simulated, minlength=turns + 2)
     games = len(simulated)
@@ -47,7 +48,7 @@ def length_series(dist: Distribution, simulated: np.ndarray) -> dict[str, Any]:
         "simulated": [stable(c / games) for c in counts[1:turns + 1]],
         "simulated_cumulative": [stable(c / games) for c in np.cumsum(counts[1:turns + 1])],
         "simulated_games": games,
-        "exact_terms": len(dist.exact),
+        "exact_terms": dist.terms,
     }
 
 
@@ -55,7 +56,8 @@ def bound_series(dist: Distribution) -> dict[str, Any]:
     """The lower and upper bounds (after RobinFiveWords' post) after n turns and the gap between them.
 
     Within the exact part of the distribution the sums are exact integers over a common denominator,
-    rounded once (so the tiny gap suffers no cancellation); beyond it the float tail continues the curve.
+    rounded once (so the tiny gap suffers no cancellation); beyond it the float tail continues the curve,
+    the gap from P(T > n) of the float iteration (again no cancellation).
     """
     lower: list[float] = []
     upper: list[float] = []
@@ -74,29 +76,38 @@ def bound_series(dist: Distribution) -> dict[str, Any]:
             break
     else:
         low = 0.5 + squares / (2 * scale * scale)
-        tail = rest / scale
-        for p in dist.tail_floats:
+        for p, tail in zip(dist.tail_floats, dist.tail_survival):
             low += p * p / 2
-            tail -= p
             if tail <= 0 or add(low, tail * tail / 2):
                 break
     return {"turns": list(range(1, len(gap) + 1)), "lower": lower, "upper": upper, "gap": gap}
 
 
 def diagonal_series(dist: Distribution) -> dict[str, Any]:
-    """The diagonal squares of RobinFiveWords' picture: for each game length k, where its square starts and its side."""
-    start = Fraction(0)
+    """The diagonal squares of RobinFiveWords' picture: for each game length k, where its square starts and its side.
+
+    Corners and sides are rounded once from the exact terms; past the exact part, from the float tail."""
     turns: list[int] = []
     corners: list[float] = []
     sides: list[float] = []
-    for k, p in enumerate(dist.exact, start=1):
-        if p:
+    mass = Fraction(DIAGONAL_MASS)
+    for k, (power, a, total) in enumerate(dist.scaled_terms(), start=1):
+        if a:
             turns.append(k)
-            corners.append(stable(start))
-            sides.append(stable(p))
-        start += p
-        if start >= DIAGONAL_MASS:
+            corners.append(stable((total - a) / power))
+            sides.append(stable(a / power))
+        if total * mass.denominator >= mass.numerator * power:
             break
+    else:
+        before = dist.alive / dist.scale**dist.terms
+        for k, (p, tail) in enumerate(zip(dist.tail_floats, dist.tail_survival), start=dist.terms + 1):
+            if p:
+                turns.append(k)
+                corners.append(stable(1 - before))
+                sides.append(stable(p))
+            if 1 - tail >= DIAGONAL_MASS:
+                break
+            before = tail
     return {"turns": turns, "corner": corners, "side": sides}
 
 

@@ -124,6 +124,49 @@ def test_first_player_floats_match_the_stein_equation() -> None:
             assert abs(value - first_player_float(turn_chain(experiments.with_jump(b, i, k)))) < 1e-11, (slug, i, k)
 
 
+def test_the_float_scan_leaves_out_at_most_half_the_alive_mass_squared(monkeypatch) -> None:
+    """Stopped at a mass A of unfinished games, ½·Σ P(T = k)² lacks at most ½·A² (later terms are at most A
+    and add up to A): iterating much further adds no more than that."""
+    b = board("noordenbos")
+    effects = experiments.scan_exact(b, experiments.candidates(b))
+    pairs = random.Random(7).sample([(e.source, e.target) for e in effects if e.status == "changed"], 20)
+    stopped = experiments.first_player_floats(b, pairs)
+    monkeypatch.setattr(experiments, "ALIVE_TOLERANCE", 1e-13)
+    further = experiments.first_player_floats(b, pairs)
+    for a, z in zip(stopped, further):
+        assert 0 <= z - a <= 0.5 * 1e-7**2 + 1e-16
+
+
+def _einsum_floats(b, pairs) -> list[float]:
+    """The scan's float iteration as first written: dense low-rank updates, einsum for every product."""
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    c = turn_chain(b)
+    with threadpool_limits(1, user_api="blas"):
+        U, V = experiments._float_updates(c, pairs)
+        X = np.zeros((len(pairs), c.size))
+        X[:, c.start] = 1.0
+        vsum, total, out = V.sum(axis=1), np.zeros(len(pairs)), np.full(len(pairs), np.nan)
+        while np.isnan(out).any():
+            XU = np.einsum("jd,jdr->jr", X, U)
+            p = X @ c.r_float - np.einsum("jr,jr->j", XU, vsum)
+            total += p * p
+            X = X @ c.Q_float + np.einsum("jr,jdr->jd", XU, V)
+            done = np.isnan(out) & (X.sum(axis=1) < experiments.ALIVE_TOLERANCE)
+            out[done] = 0.5 + 0.5 * total[done]
+    return list(out)
+
+
+@pytest.mark.parametrize("slug", ["classic-47", "noordenbos"])
+def test_the_float_scan_gives_the_same_floats_as_the_dense_einsum_iteration(slug: str) -> None:
+    """Dropping finished chains, the sparse step without roll-again and one BLAS thread change no bit."""
+    b = board(slug)
+    effects = experiments.scan_exact(b, experiments.candidates(b))
+    pairs = random.Random(3).sample([(e.source, e.target) for e in effects if e.status == "changed"], 60)
+    assert experiments.first_player_floats(b, pairs) == _einsum_floats(b, pairs)
+
+
 def _forty_squares():
     """A small board whose add-jump sweep still has several pieces."""
     from compute.boards import board_from_mapping
