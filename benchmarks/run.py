@@ -401,6 +401,7 @@ def main() -> None:
     classic = turn_chain(bundled("classic"))
     first_player_wins(classic)
     results["two_player_classic_s"] = best_of(lambda: first_player_wins(turn_chain(bundled("classic"))), 5)
+    results["solve_classic_json_s"] = min(_timed_process("chutes", "solve", "classic", "--json")[0] for _ in range(3))
     results["bounds_500_s"] = best_of(lambda: bounds(distribution(classic, max_terms=500, float_tail=0), 500), 3)
     board = bundled("classic")
     game_lengths(board, 10_000, 1)
@@ -444,6 +445,8 @@ def write_markdown(results: dict[str, object]) -> None:
         f"run {results['date']} with `python benchmarks/run.py`.", "",
         *budget_lines(results), "",
         "| what | seed / peer | budget | measured |", "|---|---|---|---|",
+        f"| `chutes solve classic --json`, whole process (imports and all) | — | ≤ 0.6 s | "
+        f"{results.get('solve_classic_json_s', float('nan')):.2f} s |",
         f"| exact first-player probability, classic board | 99 minutes | ≤ 0.1 s | "
         f"{results['two_player_classic_s']:.3f} s |",
         f"| exact bounds after 500 turns | 11.8 s (sympy) | ≤ 0.2 s | {results['bounds_500_s']:.3f} s |",
