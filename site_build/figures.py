@@ -371,9 +371,13 @@ def jump_heatmap(board: dict[str, Any], scan: dict[str, Any]) -> go.Figure:
                        marker={"symbol": "x-thin-open", "size": 5, "color": "#000000", "line": {"width": 1.5}},
                        hovertemplate="%{text}<extra></extra>")
     fig = go.Figure([heat, marks])
-    fig.update_layout(_layout(height=640, xaxis={"title": {"text": "jump ends on square"}, "constrain": "domain"},
+    fig.update_layout(_layout(height=640, xaxis={"title": {"text": "jump ends on square"}, "constrain": "domain",
+                                                 "range": [-0.5, n - 0.5]},
                               yaxis={"title": {"text": "jump starts on square"}, "scaleanchor": "x",
-                                     "constrain": "domain"}))
+                                     "constrain": "domain", "range": [-0.5, n - 0.5]}))
+    if not any(row["status"] == "changed" for row in scan["jumps"]):
+        fig.add_annotation(text=f"No added jump of length {scan['min_length']} or more changes this board's game",
+                           x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False)
     return fig
 
 
