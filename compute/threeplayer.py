@@ -36,7 +36,7 @@ import gmpy2
 from flint import ctx, fmpq, fmpq_series, fmpz_mat, fmpz_poly, nmod_poly
 
 from compute.chain import TurnChain
-from compute.twoplayer import _primes_above_bits, krylov
+from compute.twoplayer import _crt_many, _primes_above_bits, krylov
 
 PARALLEL_PRIMES = 2000
 """Above this many primes the residues are shared with a second process."""
@@ -211,23 +211,6 @@ def _residues(F: list[int], G_mod: list[int], w: list[int], primes: list[int]) -
     return out
 
 
-def crt_vectors(residues: list[list[int]], primes: list[int]) -> tuple[list[int], int]:
-    """For each residue list the least non-negative integer with those residues, and the product of the primes.
-
-    One product tree serves every list (the inverses are shared)."""
-    items = [([gmpy2.mpz(r[i]) for r in residues], gmpy2.mpz(p)) for i, p in enumerate(primes)]
-    while len(items) > 1:
-        merged = []
-        for (r1, m1), (r2, m2) in zip(items[0::2], items[1::2]):
-            inverse = gmpy2.invert(m1, m2)
-            merged.append(([a + m1 * ((b - a) * inverse % m2) for a, b in zip(r1, r2)], m1 * m2))
-        if len(items) % 2:
-            merged.append(items[-1])
-        items = merged
-    values, modulus = items[0]
-    return [int(v) for v in values], int(modulus)
-
-
 def _symmetric(x: int, modulus: int) -> int:
     """The representative of x modulo `modulus` in (-modulus/2, modulus/2]."""
     return x - modulus if 2 * x > modulus else x
@@ -273,7 +256,7 @@ def modular_stage(setup: ThreeSetup, parallel: bool | None = None) -> Fraction:
     main, spare = kept[:-SPARE_PRIMES], kept[-SPARE_PRIMES:]
     if len(main) * PRIME_BITS <= need or len(spare) < SPARE_PRIMES:
         raise ArithmeticError("too few usable primes for the Chinese remainder step")
-    (res, num), modulus = crt_vectors([[r[0] for r, _ in main], [r[1] for r, _ in main]], [p for _, p in main])
+    (res, num), modulus = _crt_many([[r[0] for r, _ in main], [r[1] for r, _ in main]], [p for _, p in main])
     res, num = _symmetric(res, modulus), _symmetric(num, modulus)
     for (r_res, r_num), p in spare:
         if (res - r_res) % p or (num - r_num) % p:
