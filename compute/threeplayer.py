@@ -36,7 +36,7 @@ import gmpy2
 from flint import ctx, fmpq, fmpq_series, fmpz_mat, fmpz_poly, nmod_poly
 
 from compute.chain import TurnChain
-from compute.twoplayer import _crt_many, _primes_above_bits, krylov
+from compute.twoplayer import _crt_many, _primes_above_bits, _reduced_fraction, krylov
 
 PARALLEL_PRIMES = 2000
 """Above this many primes the residues are shared with a second process."""
@@ -216,22 +216,6 @@ def _symmetric(x: int, modulus: int) -> int:
     return x - modulus if 2 * x > modulus else x
 
 
-def _fraction(numerator: int, denominator: int) -> Fraction:
-    """numerator/denominator (denominator > 0) in lowest terms, the gcd taken by GMP.
-
-    Python's own gcd is quadratic (a quarter of a second at 600,000 bits, minutes at ten million), so the
-    coprime pair is handed to Fraction without a second gcd where this Python allows it."""
-    g = gmpy2.gcd(numerator, denominator)
-    n, d = int(gmpy2.mpz(numerator) // g), int(gmpy2.mpz(denominator) // g)
-    coprime = getattr(Fraction, "_from_coprime_ints", None)  # Python ≥ 3.12
-    if coprime is not None:
-        return coprime(n, d)
-    try:
-        return Fraction(n, d, _normalize=False)  # Python 3.11
-    except TypeError:
-        return Fraction(n, d)
-
-
 def modular_stage(setup: ThreeSetup, parallel: bool | None = None) -> Fraction:
     """P1 from the exact setup: residues modulo enough primes, rebuilt by the Chinese remainder theorem."""
     st, s, z = setup, setup.scale, setup.zeros
@@ -269,7 +253,7 @@ def modular_stage(setup: ThreeSetup, parallel: bool | None = None) -> Fraction:
     bottom = gmpy2.mpz(res) * s ** (3 * z) * head.denominator
     if bottom < 0:
         top, bottom = -top, -bottom
-    return _fraction(top, bottom)
+    return _reduced_fraction(top, bottom)
 
 
 def first_of_three_wins(chain: TurnChain, parallel: bool | None = None) -> Fraction:
