@@ -1,4 +1,4 @@
-"""The exact chance that the first of three players wins, by a symmetric-square resultant.
+"""The exact chance that the first of three players wins, on the symmetric square and cube of F.
 
 With T one player's game length, a_k = P(T = k) and S_k = P(T ≥ k), seat 1 of 3 wins with
 P1 = Σₖ a_k S_k². In integers (A = sQ = M, R = s·r, u the start): α_j = uᵀAʲR, σ_j = uᵀAʲ1 and
@@ -15,11 +15,18 @@ G*(x) = xᴸG(1/x) = exp(-Σ P_n xⁿ/n). With ℓ_q(Xʲ) = q_j on ℚ[X]/G and 
 
 and eliminating X modulo G leaves one inversion modulo F: the sum is c · ℓ_σ(H(Y) · G̃(Y)⁻¹ mod F), with
 G̃(Y) = c^L G*(Y/c) and H(Y) = c^(L-1) N(Y/c), N = (G* · Σ q_j xʲ) mod xᴸ. Both are reduced modulo F
-exactly once. Then N' = ℓ_σ(H · Res(F, G̃) · G̃⁻¹ mod F) is an integer and
-P1 = (the first z terms) + s^(2-3z) · N' / Res(F, G̃). For each word-size prime one xgcd and one
-resultant of degree k give N' and Res(F, G̃) modulo the prime; the Chinese remainder theorem rebuilds
-both, with as many primes as a rigorous bound on |Res(F, G̃)| = Π |c - μ_a μ_b μ_m| asks for, and two
-spare primes that must agree. Nothing is rounded.
+exactly once; for each word-size prime one xgcd of degree k gives that sum modulo the prime.
+
+The denominator. Σ_j q_j σ_j xʲ is a sum of products of three sequences annihilated by F, so it is
+annihilated by the symmetric cube of F (roots μ_a μ_b μ_m, a ≤ b ≤ m); hence the sum times
+E = Π_{a≤b≤m} (c - μ_a μ_b μ_m), divided by c, is an integer X, and P1 = head + s^(2-3z) · X / E.
+E has about a third of the digits of Res(F, G̃) = Π_m Π_{a≤b} (c - μ_a μ_b μ_m), in which every triple of
+distinct roots appears three times and every {a, a, m} twice. Counting them gives
+E³ = Res(F, G̃) · Res(F, F̂) · Res(F, c - x³) with F̂(x) = x^(2k) F(c/x²); the last two are small and
+computed exactly once, the first modulo each prime (one resultant of degree k). For primes p ≡ 2 (mod 3)
+cubing is a bijection of ℤ/p, so E mod p = (E³ mod p)^((2p-1)/3). The Chinese remainder theorem rebuilds
+X and E, with as many such primes as a rigorous bound on |E| asks for, and two spare primes that must
+agree. Nothing is rounded.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ OUTER_GROUP, INNER_GROUP = 128, 8
 
 @dataclass(frozen=True)
 class ThreeSetup:
-    """The exact data of one chain, ready for the modular stage: P1 = head + s²·N' / (s^(3z)·Res(F, G̃))."""
+    """The exact data of one chain, ready for the modular stage: P1 = head + s²·X / (s^(3z)·E)."""
 
     scale: int
     zeros: int
@@ -61,6 +68,8 @@ class ThreeSetup:
     F: fmpz_poly
     G_mod: fmpz_poly
     w: fmpz_poly
+    cube_cofactor: int
+    """Res(F, F̂) · Res(F, c - x³): E³ = Res(F, G̃) times this."""
     bound_bits: float
 
     @property
@@ -119,17 +128,27 @@ def _scaled(coeffs: list[int], c: int, top: int) -> fmpz_poly:
     return fmpz_poly([int(x * powers[top - e]) if x else 0 for e, x in enumerate(coeffs)])
 
 
-def resultant_bound_bits(chain: TurnChain, k: int, L: int) -> float:
-    """An upper bound on log2 |Res(F, G̃)| = Σ log2 |c - μ_a μ_b μ_m| over the roots of F (with margin).
+def cube_bound_bits(chain: TurnChain, k: int) -> float:
+    """An upper bound on log2 |E| = Σ_{a≤b≤m} log2 |c - μ_a μ_b μ_m| over the roots of F (with margin).
 
-    Each factor is c·|1 - λλ'λ''| ≤ c·exp(|λλ'λ''|) with λ = μ/s eigenvalues of Q; the sum over triples is
-    N1 (N1² + N2) / 2 with N2 = Σ|λ|² ≤ ‖Q‖_F² (Schur) and N1 = Σ|λ| ≤ √(k N2)."""
+    Each factor is c·|1 - λλ'λ''| ≤ c·exp(|λλ'λ''|) with λ = μ/s eigenvalues of Q; the sum over multisets is
+    h₃ = (N1³ + 3 N1 N2 + 2 N3) / 6 with N_i = Σ|λ|ⁱ, N3 ≤ N2 ≤ ‖Q‖_F² (Schur; |λ| < 1) and N1 ≤ √(k N2)."""
     s = chain.scale
     frob = Fraction(sum(w * w for row in chain.rows for _, w in row), s * s)
     n2 = float(frob) * (1 + 1e-12) + 1e-300
     n1 = math.sqrt(k * n2) * (1 + 1e-12)
-    triples = n1 * (n1 * n1 + n2) / 2
-    return k * L * 3 * math.log2(s) * (1 + 1e-12) + triples / math.log(2) * (1 + 1e-12) + 64
+    multisets = k * (k + 1) * (k + 2) // 6
+    h3 = (n1**3 + 3 * n1 * n2 + 2 * n2) / 6
+    return multisets * 3 * math.log2(s) * (1 + 1e-12) + h3 / math.log(2) * (1 + 1e-12) + 64
+
+
+def cube_cofactor(F: fmpz_poly, c: int) -> int:
+    """Res(F, F̂) · Res(F, c - x³) with F̂(x) = x^(2k) F(c/x²): the pairs {a, a, m} and triples {a, a, a}."""
+    k = F.degree()
+    F_hat = [0] * (2 * k + 1)
+    for i, f in enumerate(F.coeffs()):
+        F_hat[2 * k - 2 * i] = int(f) * c**i
+    return int(F.resultant(fmpz_poly(F_hat))) * int(F.resultant(fmpz_poly([c, 0, 0, -1])))
 
 
 def three_setup(chain: TurnChain) -> ThreeSetup:
@@ -144,7 +163,7 @@ def three_setup(chain: TurnChain) -> ThreeSetup:
     F = fmpz_poly(minimal[z:])
     k = F.degree()
     if k == 0:
-        return ThreeSetup(s, z, head, F, fmpz_poly(), fmpz_poly(), 0.0)
+        return ThreeSetup(s, z, head, F, fmpz_poly(), fmpz_poly(), 1, 0.0)
     L = k * (k + 1) // 2
     F_rev = fmpz_poly(minimal[z:][::-1])  # F*(x) = xᵏ F(1/x), constant term 1
     old = ctx.cap
@@ -164,7 +183,7 @@ def three_setup(chain: TurnChain) -> ThreeSetup:
     # w_i = ℓ_σ(Yⁱ H) = Σ_e h_e σ_{i+e}, so that ℓ_σ(H · V mod F) = Σ_i V_i w_i for V of degree < k
     product = fmpz_poly(h[::-1]) * fmpz_poly(s_shift[:2 * k - 1])
     w = fmpz_poly(_series_terms(product, 2 * k - 1)[k - 1:2 * k - 1])
-    return ThreeSetup(s, z, head, F, G_mod, w, resultant_bound_bits(chain, k, L))
+    return ThreeSetup(s, z, head, F, G_mod, w, cube_cofactor(F, c), cube_bound_bits(chain, k))
 
 
 def _product(values: list[int]) -> gmpy2.mpz:
@@ -191,23 +210,24 @@ def _reduced(coeffs: list[int], primes: list[int]) -> Iterator[tuple[list[int], 
             yield inner, [int(c % modulus) for c in level]
 
 
-def _residues(F: list[int], G_mod: list[int], w: list[int], primes: list[int]) -> list[tuple[int, int] | None]:
-    """(Res(F, G̃) mod p, N' mod p) for each prime; None where G̃ is not invertible modulo F and p."""
+def _residues(F: list[int], G_mod: list[int], w: list[int], cofactor: int,
+              primes: list[int]) -> list[tuple[int, int] | None]:
+    """(E mod p, X mod p) for each prime (all ≡ 2 mod 3); None where G̃ is not invertible modulo F and p."""
     Fz = fmpz_poly(F)
     k, n = len(F) - 1, len(G_mod)
     out: list[tuple[int, int] | None] = []
-    for group, reduced in _reduced(G_mod + w, primes):
-        Gz, wz = fmpz_poly(reduced[:n]), fmpz_poly(reduced[n:])
+    for group, reduced in _reduced(G_mod + w + [cofactor], primes):
+        Gz, wz = fmpz_poly(reduced[:n]), fmpz_poly(reduced[n:-1])
         for p in group:
             Fp, Gp, wp = nmod_poly(Fz, p), nmod_poly(Gz, p), nmod_poly(wz, p)
             g, inverse, _ = Gp.xgcd(Fp)
             if not g.is_one():
                 out.append(None)
                 continue
-            res = int(Fp.resultant(Gp))
-            coeffs = (inverse * wp.reverse(k - 1)).coeffs()
-            dot = int(coeffs[k - 1]) if len(coeffs) >= k else 0
-            out.append((res, res * dot % p))
+            dot = int((inverse * wp.reverse(k - 1))[k - 1])  # ℓ_σ(H · G̃⁻¹ mod F) = N'/Res(F, G̃)
+            cube = int(Fp.resultant(Gp)) * reduced[-1] % p
+            e = int(gmpy2.powmod(cube, (2 * p - 1) // 3, p))
+            out.append((e, e * dot % p))
     return out
 
 
@@ -216,14 +236,12 @@ def _symmetric(x: int, modulus: int) -> int:
     return x - modulus if 2 * x > modulus else x
 
 
-def modular_stage(setup: ThreeSetup, parallel: bool | None = None) -> Fraction:
-    """P1 from the exact setup: residues modulo enough primes, rebuilt by the Chinese remainder theorem."""
+def denominator_and_numerator(setup: ThreeSetup, parallel: bool | None = None) -> tuple[int, int]:
+    """E and X (P1 = head + s^(2-3z)·X/E) from their residues modulo enough primes ≡ 2 (mod 3), by CRT."""
     st, s, z = setup, setup.scale, setup.zeros
-    if st.k == 0:
-        return st.head
-    # |N'| ≤ |Res| · s^(3z-2) because 0 ≤ P1 - head ≤ 1
+    # |X| ≤ |E| · s^(3z-2) because 0 ≤ P1 - head ≤ 1
     need = st.bound_bits + max(0, 3 * z - 2) * math.log2(s) * (1 + 1e-12) + 1
-    primes = _primes_above_bits(need + (SPARE_PRIMES + 1) * (PRIME_BITS + 2))
+    primes = _primes_above_bits(need + (SPARE_PRIMES + 1) * (PRIME_BITS + 2), modulus=3, residue=2)
     F = [int(x) for x in st.F.coeffs()]
     G_mod = [int(x) for x in st.G_mod.coeffs()]
     w = [int(x) for x in st.w.coeffs()]
@@ -231,26 +249,34 @@ def modular_stage(setup: ThreeSetup, parallel: bool | None = None) -> Fraction:
     if use_pool and (os.cpu_count() or 1) > 1:
         half = len(primes) // 2
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
-            future = pool.submit(_residues, F, G_mod, w, primes[:half])
-            rest = _residues(F, G_mod, w, primes[half:])
+            future = pool.submit(_residues, F, G_mod, w, st.cube_cofactor, primes[:half])
+            rest = _residues(F, G_mod, w, st.cube_cofactor, primes[half:])
             residues = future.result() + rest
     else:
-        residues = _residues(F, G_mod, w, primes)
+        residues = _residues(F, G_mod, w, st.cube_cofactor, primes)
     kept = [(r, p) for r, p in zip(residues, primes) if r is not None]
     main, spare = kept[:-SPARE_PRIMES], kept[-SPARE_PRIMES:]
     if len(main) * PRIME_BITS <= need or len(spare) < SPARE_PRIMES:
         raise ArithmeticError("too few usable primes for the Chinese remainder step")
-    (res, num), modulus = _crt_many([[r[0] for r, _ in main], [r[1] for r, _ in main]], [p for _, p in main])
-    res, num = _symmetric(res, modulus), _symmetric(num, modulus)
-    for (r_res, r_num), p in spare:
-        if (res - r_res) % p or (num - r_num) % p:
+    (cube, num), modulus = _crt_many([[r[0] for r, _ in main], [r[1] for r, _ in main]], [p for _, p in main])
+    cube, num = _symmetric(cube, modulus), _symmetric(num, modulus)
+    for (r_cube, r_num), p in spare:
+        if (cube - r_cube) % p or (num - r_num) % p:
             raise ArithmeticError("a spare prime disagrees with the reconstruction")
-    if res == 0:
-        raise ArithmeticError("Res(F, G̃) vanished; the chain cannot be transient")
-    # P1 = head + s^(2-3z) · N' / Res
+    if cube == 0:
+        raise ArithmeticError("E vanished; the chain cannot be transient")
+    return cube, num
+
+
+def modular_stage(setup: ThreeSetup, parallel: bool | None = None) -> Fraction:
+    """P1 = head + s^(2-3z)·X/E from the exact setup, in lowest terms."""
+    st, s, z = setup, setup.scale, setup.zeros
+    if st.k == 0:
+        return st.head
+    cube, num = denominator_and_numerator(st, parallel)
     head = st.head
-    top = gmpy2.mpz(num) * s**2 * head.denominator + gmpy2.mpz(head.numerator) * res * s ** (3 * z)
-    bottom = gmpy2.mpz(res) * s ** (3 * z) * head.denominator
+    top = gmpy2.mpz(num) * s**2 * head.denominator + gmpy2.mpz(head.numerator) * cube * s ** (3 * z)
+    bottom = gmpy2.mpz(cube) * s ** (3 * z) * head.denominator
     if bottom < 0:
         top, bottom = -top, -bottom
     return _reduced_fraction(top, bottom)
@@ -263,12 +289,20 @@ def first_of_three_wins(chain: TurnChain, parallel: bool | None = None) -> Fract
 
 THREE_PLAYER_BUDGET = 60.0
 """The most the compute stage spends on one board's exact three-player chance; beyond it the page says so."""
-SECONDS_PER_PRIME_BIT = 150e-6 / 62 / 76**1.2
-"""One prime's residue costs about 150 µs at k = 76 (the classic board), growing like k^1.2 (measured)."""
+SETUP_SECONDS = 1.5
+"""`three_setup` on the classic board (d = 81, s = 6), the unit of the setup's cost model."""
+SECONDS_PER_PRIME = 140e-6
+"""One prime's residues on the classic board (k = 76); they grow like k^1.2 (measured)."""
 
 
 def estimated_seconds(chain: TurnChain) -> float:
-    """The time `first_of_three_wins` needs, from the rigorous prime count with k ≤ d (setup included)."""
+    """The CPU time `first_of_three_wins` needs, from the sizes the method works with (k ≤ d, L ≤ d(d+1)/2).
+
+    The setup handles series of about 2L terms whose coefficients have up to 2L·log2(s) bits, so it grows
+    like (L² log2 s)^1.3 (measured on the classic board and on Noordenbos's, whose s has 54 bits); the residues
+    take one prime per 62 bits of the rigorous bound on E."""
     d = chain.size
-    bits = resultant_bound_bits(chain, d, d * (d + 1) // 2)
-    return 1.0 + bits * SECONDS_PER_PRIME_BIT * d**1.2
+    L = d * (d + 1) // 2
+    setup = SETUP_SECONDS * (L * L * math.log2(chain.scale) / (3321**2 * math.log2(6))) ** 1.3
+    primes = cube_bound_bits(chain, d) / PRIME_BITS
+    return setup + primes * SECONDS_PER_PRIME * (d / 76) ** 1.2

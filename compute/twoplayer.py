@@ -82,15 +82,16 @@ def krylov(chain: TurnChain, square_index: int, right: list[int], terms: int) ->
     return out
 
 
-def _primes_above_bits(bits: float) -> list[int]:
-    """Consecutive primes just above 2^62 whose product exceeds 2^bits."""
+def _primes_above_bits(bits: float, modulus: int = 1, residue: int = 0) -> list[int]:
+    """Consecutive primes just above 2^62 (those ≡ residue mod `modulus`) whose product exceeds 2^bits."""
     primes: list[int] = []
     p = gmpy2.mpz(1) << 62
     total = 0.0
     while total <= bits:
         p = gmpy2.next_prime(p)
-        primes.append(int(p))
-        total += math.log2(int(p))
+        if p % modulus == residue % modulus:
+            primes.append(int(p))
+            total += math.log2(int(p))
     return primes
 
 

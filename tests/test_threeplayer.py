@@ -17,7 +17,7 @@ from flint import arb, ctx, fmpq, fmpq_mat, fmpz_mat
 from compute.boards import Board, BoardError, board_files, board_from_mapping, load_board
 from compute.chain import TurnChain, turn_chain
 from compute.players import race
-from compute.threeplayer import first_of_three_wins, modular_stage, three_setup
+from compute.threeplayer import denominator_and_numerator, first_of_three_wins, modular_stage, three_setup
 from site_build.project import BUNDLED_BOARDS
 
 BOARDS = Path(__file__).parent.parent / "site_src" / "boards"
@@ -90,6 +90,16 @@ def test_random_boards_equal_direct_solve(overshoot: str, roll_again: bool, seed
     exact = first_of_three_wins(c)
     assert exact == direct_three_solve(c), board
     assert 0 < exact < 1
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_symmetric_cube_denominator_is_the_cube_root_of_the_resultant_times_its_cofactor(seed: int) -> None:
+    """E from the residues (one cube root per prime) is the integer whose cube is Res(F, G̃) times the
+    cofactor, computed here exactly; it lies inside the rigorous bound that fixed the number of primes."""
+    setup = three_setup(turn_chain(random_board(random.Random(seed), ("stay", "bounce", "pass")[seed % 3], False)))
+    cube, _ = denominator_and_numerator(setup)
+    assert cube**3 == int(setup.F.resultant(setup.G_mod)) * setup.cube_cofactor
+    assert abs(cube).bit_length() <= setup.bound_bits
 
 
 def test_larger_minimal_polynomial_and_second_process():
