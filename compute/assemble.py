@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from compute import __version__, threeplayer, whatif
+from compute import __version__, cost, threeplayer, whatif
 from compute.boards import Board
 from compute.chain import TurnChain, turn_chain
 from compute.checks import three_ways
@@ -43,6 +43,7 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
 
     The experiments are left out (the reason under "skipped") when `experiments` is false or the board
     has more than EXPERIMENTS_MAX_SQUARES squares; `chutes experiment` still runs them on request.
+    With `jobs` = 1 everything runs in this process.
     """
     chain = turn_chain(board)
     dist = chain.distribution
@@ -61,20 +62,32 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
             "positions": position_series(chain),
         },
         "checks": three_ways(chain, (first, second), SIMULATION_SEED),
-        "players": {"first_of_three": first_of_three(chain), **players_record(chain)},
+        "players": {"first_of_three": first_of_three(chain, parallel=None if jobs > 1 else False),
+                    **players_record(chain)},
         "experiments": _experiments(board, experiments_dir, jobs, force)
         if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES else
         {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"},
     }
 
 
-def first_of_three(chain: TurnChain) -> dict[str, Any]:
+def first_of_three(chain: TurnChain, parallel: bool | None = None) -> dict[str, Any]:
     """The exact chance that the first of three players wins, if it fits the budget (else why not)."""
     seconds = threeplayer.estimated_seconds(chain)
     if seconds > threeplayer.THREE_PLAYER_BUDGET:
         return {"skipped": f"left out: it would take about {seconds:.0f} s, more than the "
                            f"{threeplayer.THREE_PLAYER_BUDGET:.0f} s this site allows one board"}
-    return fraction_json(threeplayer.first_of_three_wins(chain))
+    return fraction_json(threeplayer.first_of_three_wins(chain, parallel))
+
+
+EXPERIMENT_SECONDS = 3.0
+"""About what the experiments take on a 100-square board (they are run only up to EXPERIMENTS_MAX_SQUARES)."""
+
+
+def record_seconds(board: Board) -> float:
+    """A rough estimate of `board_record`'s time, to start the longest boards first."""
+    three = threeplayer.estimated_seconds(turn_chain(board))
+    return (cost.estimated_seconds(board)[0] + (three if three <= threeplayer.THREE_PLAYER_BUDGET else 0.0)
+            + (EXPERIMENT_SECONDS if board.squares <= EXPERIMENTS_MAX_SQUARES else 0.0))
 
 
 def _experiments(board: Board, folder: Path | None, jobs: int, force: bool) -> dict[str, Any]:

@@ -9,18 +9,18 @@ and recomputed. One run at a time per cache folder.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
-from tqdm import tqdm
 
-from compute.assemble import board_record, cache_key
+from compute.assemble import board_record, cache_key, record_seconds
 from compute.boards import Board, BoardError, board_files, load_board
 from compute.record import check_record
 from compute.storage import read_checked, store
+from compute.sweep import PartStore, run_pieces
 
 
 @dataclass
@@ -142,24 +142,43 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
 
 def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[[str], None],
             progress: bool | None, jobs: int) -> list[Outcome]:
-    outcomes = []
-    bar = tqdm(boards, desc="compute", unit="board", disable=None if progress is None else not progress, leave=False)
-    for board in bar:
-        bar.set_postfix_str(board.slug)
+    outcomes: dict[str, Outcome] = {}
+    todo: list[Board] = []
+    for board in boards:
         started = time.perf_counter()
         record, problem = (None, None) if force else cache.load(board)
         if problem:
             log(f"warning: {problem}; recomputing")
         if record is None:
-            record = board_record(board, experiments_dir=cache.directory / "experiments", jobs=jobs, force=force)
-            problem = check_record({**record, "checksum": ""})
-            if problem:
-                raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {problem}")
-            path = cache.store(record)
-            outcome = Outcome(board.slug, path, True, time.perf_counter() - started, problem)
+            todo.append(board)
         else:
-            outcome = Outcome(board.slug, cache.path(board.slug, record["key"]), False,
-                              time.perf_counter() - started)
-        outcomes.append(outcome)
-    bar.close()
-    return outcomes
+            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, record["key"]), False,
+                                           time.perf_counter() - started)
+    todo.sort(key=record_seconds, reverse=True)  # the longest first: the last ones to finish are short
+    experiments = cache.directory / "experiments"
+    pieces = [(board, experiments, force, 1 if len(todo) > 1 else jobs) for board in todo]
+    run_pieces(timed_record, pieces, jobs=min(jobs, len(todo)), parts=_Into(cache, outcomes), desc="compute",
+               progress=progress)
+    return [outcomes[board.slug] for board in boards]
+
+
+def timed_record(board: Board, experiments_dir: Path, force: bool, jobs: int) -> tuple[dict[str, Any], float]:
+    """A board's record, checked, and the seconds it took (run in a worker when several boards are due)."""
+    started = time.perf_counter()
+    record = board_record(board, experiments_dir=experiments_dir, jobs=jobs, force=force)
+    problem = check_record({**record, "checksum": ""})
+    if problem:
+        raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {problem}")
+    return record, time.perf_counter() - started
+
+
+class _Into(PartStore):
+    """Where `run_pieces` puts each finished board: straight into the cache (nothing to resume from)."""
+
+    def __init__(self, cache: ResultCache, outcomes: dict[str, Outcome]) -> None:
+        super().__init__(None)
+        self.cache, self.outcomes = cache, outcomes
+
+    def save(self, n: int, value: Any, piece: Sequence[Any] = ()) -> None:
+        record, seconds = value
+        self.outcomes[record["slug"]] = Outcome(record["slug"], self.cache.store(record), True, seconds)

@@ -18,23 +18,28 @@ sys.set_int_max_str_digits(0)
 DECIMAL_DIGITS = 50
 
 
+def integer_text(n: int) -> str:
+    """The decimal digits of an integer, by GMP (Python's own conversion is quadratic in the length)."""
+    return gmpy2.mpz(n).digits()
+
+
 def decimal_string(x: Fraction, digits: int = DECIMAL_DIGITS) -> str:
     """`x` to `digits` significant digits (rounded half-even), without exponent notation."""
     with localcontext() as ctx:
         ctx.prec = digits
-        value = Decimal(x.numerator) / Decimal(x.denominator)
+        value = Decimal(integer_text(x.numerator)) / Decimal(integer_text(x.denominator))
         return format(value, "f")
 
 
 def exact_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
     """The JSON form of an exact value: decimal strings for numerator and denominator, and a preview."""
-    return {"numerator": str(x.numerator), "denominator": str(x.denominator),
+    return {"numerator": integer_text(x.numerator), "denominator": integer_text(x.denominator),
             "decimal": decimal_string(x, digits)}
 
 
 def fraction_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, Any]:
     """An exact value with the sizes of its numerator and denominator (for the very long fractions)."""
-    numerator, denominator = gmpy2.mpz(x.numerator).digits(), gmpy2.mpz(x.denominator).digits()
+    numerator, denominator = integer_text(x.numerator), integer_text(x.denominator)
     return {"numerator": numerator, "denominator": denominator, "decimal": decimal_string(x, digits),
             "numerator_digits": len(numerator.lstrip("-")), "denominator_digits": len(denominator)}
 
@@ -46,7 +51,7 @@ def fraction_from_json(obj: dict[str, str]) -> Fraction:
 
 def digit_count(n: int) -> int:
     """Number of decimal digits of |n|."""
-    return len(str(abs(n)))
+    return len(integer_text(abs(n)))
 
 
 def stable(x: float | Fraction) -> float:
