@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import gmpy2
-from flint import ctx, fmpq, fmpq_series, fmpz_mat, fmpz_poly, nmod_poly
+from flint import ctx, fmpq_series, fmpz_mat, fmpz_poly, nmod_poly
 
 from compute.chain import TurnChain
 from compute.twoplayer import _crt_many, _primes_above_bits, _reduced_fraction, krylov
@@ -101,23 +101,48 @@ def _series_terms(poly: fmpz_poly, n: int) -> list[int]:
     return out + [0] * (n - len(out))
 
 
+NEWTON_BLOCK = 32
+"""Below this many coefficients `from_power_sums` uses Newton's identities term by term."""
+
+
+def from_power_sums(B: list[int], L: int) -> list[int]:
+    """g_0 … g_L of exp(Σ B_n xⁿ / n) when they are integers: g_0 = 1 and n·g_n = Σ_{i=1..n} B_i g_(n-i).
+
+    Newton's identities, divided and conquered: the first half of a range of coefficients adds its share
+    to the second half by one polynomial product, so the work is a few products instead of L²/2 big
+    multiplications (and no rational arithmetic). Every division must be exact."""
+    g = [gmpy2.mpz(0)] * (L + 1)
+    g[0] = gmpy2.mpz(1)
+    acc = [gmpy2.mpz(0)] * (L + 1)
+    big = [gmpy2.mpz(b) for b in B]
+
+    def solve(lo: int, hi: int) -> None:
+        if hi - lo <= NEWTON_BLOCK:
+            for n in range(max(lo, 1), hi):
+                total = acc[n] + sum(big[i] * g[n - i] for i in range(1, n - lo + 1))
+                g[n], rest = gmpy2.f_divmod(total, n)
+                if rest:
+                    raise ArithmeticError("the symmetric square has non-integer coefficients")
+            return
+        mid = (lo + hi) // 2
+        solve(lo, mid)
+        share = fmpz_poly([int(x) for x in g[lo:mid]]).mul_low(fmpz_poly(B[:hi - lo]), hi - lo).coeffs()
+        for n in range(mid, min(hi, lo + len(share))):
+            acc[n] += int(share[n - lo])
+        solve(mid, hi)
+
+    solve(0, L + 1)
+    return [int(x) for x in g]
+
+
 def symmetric_square_reversed(F_rev: fmpz_poly, inverse: fmpz_poly, L: int) -> fmpz_poly:
-    """G*(x) = Π_{a≤b} (1 - μ_a μ_b x) from F*(x) = Π (1 - μ x) and its inverse series (≥ 2L+1 terms)."""
+    """G*(x) = Π_{a≤b} (1 - μ_a μ_b x) from F*(x) = Π (1 - μ x) and its inverse series (≥ 2L+1 terms).
+
+    log G* = -Σ P_n xⁿ/n with P_n = (p_n² + p_2n)/2 the power sums of the products μ_a μ_b (a ≤ b)."""
     minus_x_derivative = -(fmpz_poly([0, 1]) * F_rev.derivative())
     p = _series_terms(minus_x_derivative.mul_low(inverse, 2 * L + 1), 2 * L + 1)  # power sums p_n
-    log_terms = [fmpq(0)]
-    for n in range(1, L + 1):
-        twice = p[n] * p[n] + p[2 * n]
-        log_terms.append(fmpq(-(twice // 2), n))
-    old = ctx.cap
-    ctx.cap = L + 1
-    try:
-        coeffs = fmpq_series(log_terms, prec=L + 1).exp().coeffs()
-    finally:
-        ctx.cap = old
-    if any(c.q != 1 for c in coeffs):
-        raise ArithmeticError("the symmetric square has non-integer coefficients")
-    return fmpz_poly([c.p for c in coeffs])
+    B = [0] + [-((p[n] * p[n] + p[2 * n]) // 2) for n in range(1, L + 1)]
+    return fmpz_poly(from_power_sums(B, L))
 
 
 def _scaled(coeffs: list[int], c: int, top: int) -> fmpz_poly:
@@ -126,6 +151,28 @@ def _scaled(coeffs: list[int], c: int, top: int) -> fmpz_poly:
     for i in range(1, top + 1):
         powers[i] = powers[i - 1] * c
     return fmpz_poly([int(x * powers[top - e]) if x else 0 for e, x in enumerate(coeffs)])
+
+
+def scaled_mod(coeffs: list[int], c: int, F: fmpz_poly) -> fmpz_poly:
+    """Σ coeffs_e · c^(n-1-e) · Yᵉ mod F, n = len(coeffs), without forming the long polynomial.
+
+    With S(lo, hi) = Σ_{lo≤e<hi} coeffs_e c^(hi-1-e) Y^(e-lo): S(lo, hi) = c^(hi-mid) S(lo, mid) +
+    Y^(mid-lo) S(mid, hi), reduced modulo F at every level, so every product has degree below 2k."""
+    k = F.degree()
+    powers: dict[int, fmpz_poly] = {}
+
+    def y_power(j: int) -> fmpz_poly:
+        if j not in powers:
+            powers[j] = fmpz_poly([0] * j + [1]) % F if j <= 2 * k else (y_power(j // 2) * y_power(j - j // 2)) % F
+        return powers[j]
+
+    def part(lo: int, hi: int) -> fmpz_poly:
+        if hi - lo <= k:
+            return _scaled(coeffs[lo:hi], c, hi - lo - 1)
+        mid = (lo + hi) // 2
+        return (part(lo, mid) * c ** (hi - mid) + y_power(mid - lo) * part(mid, hi)) % F
+
+    return part(0, len(coeffs)) % F
 
 
 def cube_bound_bits(chain: TurnChain, k: int) -> float:
@@ -177,8 +224,8 @@ def three_setup(chain: TurnChain) -> ThreeSetup:
     a_shift = _series_terms(fmpz_poly(alpha[z:z + k]).mul_low(F_rev, k).mul_low(inverse, L), L)
     s_shift = _series_terms(fmpz_poly(sigma[z:z + k]).mul_low(F_rev, k).mul_low(inverse, L), L)
     numerator = fmpz_poly([int(gmpy2.mpz(x) * y) for x, y in zip(a_shift, s_shift)]).mul_low(G_rev, L)
-    H = _scaled(_series_terms(numerator, L), c, L - 1) % F
-    G_mod = _scaled(_series_terms(G_rev, L + 1), c, L) % F
+    H = scaled_mod(_series_terms(numerator, L), c, F)
+    G_mod = scaled_mod(_series_terms(G_rev, L + 1), c, F)
     h = _series_terms(H, k)
     # w_i = ℓ_σ(Yⁱ H) = Σ_e h_e σ_{i+e}, so that ℓ_σ(H · V mod F) = Σ_i V_i w_i for V of degree < k
     product = fmpz_poly(h[::-1]) * fmpz_poly(s_shift[:2 * k - 1])
