@@ -53,7 +53,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import gmpy2
-from flint import fmpz_mod_poly_ctx, fmpz_poly, nmod_poly
+from flint import fmpz_mat, fmpz_mod_poly_ctx, fmpz_poly, nmod_poly
 
 if TYPE_CHECKING:  # the chain calls these functions for its cached properties
     from compute.chain import TurnChain
@@ -72,13 +72,12 @@ MINPOLY_PRIME_BITS = 512
 
 
 def krylov(chain: TurnChain, square_index: int, right: list[int], terms: int) -> list[int]:
-    """α_l = e_iᵀ Mˡ right for l < terms (exact integers)."""
-    vector = [0] * chain.size
-    vector[square_index] = 1
+    """α_l = e_iᵀ Mˡ right for l < terms (exact integers): the column Mˡ·right, one product per term in flint."""
+    column = fmpz_mat(chain.size, 1, right)
     out = []
     for _ in range(terms):
-        out.append(sum(v * w for v, w in zip(vector, right) if v))
-        vector = chain.step(vector)
+        out.append(int(column[square_index, 0]))
+        column = chain.M * column
     return out
 
 
