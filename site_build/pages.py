@@ -227,6 +227,8 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
         page = _literature_page(env, literature, pages)
         if page is not None:
             files["literature.md"] = page
+    files["design.md"] = _render(env, "design.md.j2", boards=figures.safe_json(design_boards(listed)),
+                                 length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE))
     schema = record_schema()
     files["data.md"] = _render(env, "data.md.j2", boards=pages, schema=schema_parts(schema))
     files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -249,6 +251,27 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
             if source.is_file() and rel.parts[0] not in SKIP_SOURCES and not rel.name.startswith("."):
                 files[rel.as_posix()] = source
     return files
+
+
+DESIGN_LENGTH_FIGURE = {
+    "data": [],
+    "layout": {"template": {}, "height": 420, "autosize": True, "hovermode": "closest", "bargap": 0.1,
+               "margin": {"l": 70, "r": 70, "t": 30, "b": 50},
+               "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
+               "xaxis": {"title": {"text": "turns in the game"}, "rangemode": "tozero"},
+               "yaxis": {"title": {"text": "ends on this turn"}, "tickformat": ".1%", "rangemode": "tozero"},
+               "yaxis2": {"title": {"text": "over by this turn"}, "tickformat": ".0%", "range": [0, 1],
+                          "tickmode": "linear", "tick0": 0, "dtick": 0.25,
+                          "overlaying": "y", "side": "right", "showgrid": False}},
+    "config": figures.CONFIG,
+}
+"""The design page's length chart before its board is known (designer.js gives it the data)."""
+
+
+def design_boards(pages: list[BoardPage]) -> list[dict[str, Any]]:
+    """The boards a reader can start a design from: each listed board's definition from its record."""
+    keys = ("slug", "title", "squares", "die", "overshoot", "roll_again_on", "start", "ladders", "chutes")
+    return [{key: p.record["results"]["board"][key] for key in keys} for p in pages]
 
 
 def _literature_page(env: Environment, path: Path, pages: list[BoardPage]) -> str | None:
@@ -329,12 +352,14 @@ def render(record_files: list[Path], out_dir: Path, templates: list[Path] | None
 
 
 def nav(docs_dir: Path) -> list[Any]:
-    """The site's navigation: home, one entry per listed board, then comparison, method and data (a board
-    page whose front matter says `listed: false` is built but not in the menu)."""
+    """The site's navigation: home, one entry per listed board, "Design a board", then comparison, method and
+    data (a board page whose front matter says `listed: false` is built but not in the menu)."""
     pages = sorted((p for p in (docs_dir / "boards").glob("*.md") if UNLISTED not in p.read_text()[:2000]),
                    key=lambda p: p.stem)
     boards = [p.relative_to(docs_dir).as_posix() for p in pages]
     entries: list[Any] = ["index.md", {"Boards": boards}]
+    if (docs_dir / "design.md").exists():
+        entries.append("design.md")
     entries += [name for name in ("compare.md", "literature.md", "method.md", "data.md") if (docs_dir / name).exists()]
     return entries
 

@@ -1,71 +1,20 @@
 /*
  * The board page's calculator: players on any squares, each one's chance to win, computed here in the
  * browser. The page carries the board's turn-by-turn chances (sparse rows of Q and the chance of
- * finishing from each square); from them this script builds each player's game-length distribution
- * and adds up P(seat i wins) = Σ_k P(T_i = k) · Π_{j<i} P(T_j > k) · Π_{j>i} P(T_j ≥ k), stopping once
- * every game is over except for a share below 1e-16.
+ * finishing from each square); engine.js (loaded first) builds each player's game-length distribution
+ * and adds up P(seat i wins) = Σ_k P(T_i = k) · Π_{j<i} P(T_j > k) · Π_{j>i} P(T_j ≥ k).
  * The number of players and their squares are kept in the page's address (?players=3&squares=14,60,31),
  * so that a shared link shows the same chances; a blank or impossible square is named, never read as 0.
+ * The design page makes its own calculator (window.chutesCalculator.setup, without the address) and gives
+ * it each new board's chances (its setData).
  */
 (function () {
   "use strict";
 
-  if (window.chutesCalculator) return; // listed in mkdocs.yml and also loaded by loader.js: once is enough
-  window.chutesCalculator = true;
+  if (window.chutesCalculator) return; // loaded by loader.js on the pages that need it: once is enough
 
-  var MAX_TURNS = 200000;
-
-  function chances(data, squares) {
-    var index = {};
-    data.squares.forEach(function (sq, i) { index[sq] = i; });
-    var d = data.squares.length;
-    var distinct = Array.from(new Set(squares));
-    var vectors = distinct.map(function (sq) {
-      var x = new Float64Array(d);
-      x[index[sq]] = 1;
-      return x;
-    });
-    var row = {};
-    distinct.forEach(function (sq, n) { row[sq] = n; });
-    var seats = squares.map(function (sq) { return row[sq]; });
-    var before = distinct.map(function () { return 1; });
-    var wins = squares.map(function () { return 0; });
-    for (var k = 1; k <= MAX_TURNS; k++) {
-      var p = [];
-      var after = [];
-      for (var n = 0; n < vectors.length; n++) {
-        var x = vectors[n];
-        var y = new Float64Array(d);
-        var finish = 0;
-        for (var i = 0; i < d; i++) {
-          var xi = x[i];
-          if (xi === 0) continue;
-          finish += xi * data.finish[i];
-          var r = data.rows[i];
-          for (var e = 0; e < r.length; e++) y[r[e][0]] += xi * r[e][1];
-        }
-        var alive = 0;
-        for (var j = 0; j < d; j++) alive += y[j];
-        vectors[n] = y;
-        p.push(finish);
-        after.push(alive);
-      }
-      var all = 1;
-      for (var s = 0; s < seats.length; s++) {
-        var term = p[seats[s]];
-        for (var t = 0; t < seats.length; t++) {
-          if (t !== s) term *= t < s ? after[seats[t]] : before[seats[t]];
-        }
-        wins[s] += term;
-        all *= after[seats[s]];
-      }
-      if (all < 1e-16) break;
-      before = after;
-    }
-    return wins;
-  }
-
-  function setup(box, data) {
+  function setup(box, data, options) {
+    var address = !(options && options.address === false);
     var count = box.querySelector(".calc-count");
     var inputs = box.querySelector(".calc-inputs");
     var body = box.querySelector(".calc-results tbody");
@@ -73,7 +22,7 @@
     var table = box.querySelector(".calc-results");
     var valid = new Set(data.squares);
     var defaults = [data.start, data.start, data.start, data.start, data.start, data.start];
-    var params = new URLSearchParams(location.search);
+    var params = new URLSearchParams(address ? location.search : "");
     var linked = (params.get("squares") || "").split(",").filter(function (v, i, all) { return all.length > 1 || v; });
     if (/^[2-6]$/.test(params.get("players") || "")) count.value = params.get("players");
     else if (linked.length >= 2 && linked.length <= 6) count.value = String(linked.length);
@@ -99,6 +48,7 @@
     }
 
     function remember() {
+      if (!address) return;
       var url = new URL(location.href);
       url.searchParams.set("players", count.value);
       url.searchParams.set("squares", fields().map(function (el) { return el.value.trim(); }).join(","));
@@ -120,7 +70,7 @@
         status.textContent = problems.join(" ");
         return;
       }
-      var wins = chances(data, chosen);
+      var wins = window.ChutesEngine.chances(data, chosen);
       chosen.forEach(function (sq, i) {
         var tr = document.createElement("tr");
         [String(i + 1), String(sq), (100 * wins[i]).toFixed(4) + "%"].forEach(function (text, c) {
@@ -172,6 +122,16 @@
       inputs.appendChild(input);
     });
     build();
+    return {
+      /* A new board (the design page): the same players, checked again and recomputed. */
+      setData: function (next) {
+        data = next;
+        valid = new Set(data.squares);
+        defaults = defaults.map(function () { return data.start; });
+        fields().forEach(function (el) { el.max = String(Math.max.apply(null, data.squares)); });
+        update();
+      }
+    };
   }
 
   function setupAll() {
@@ -182,6 +142,8 @@
       setup(box, JSON.parse(holder.textContent));
     });
   }
+
+  window.chutesCalculator = { setup: setup };
 
   if (typeof window.document$ !== "undefined") {
     window.document$.subscribe(setupAll);

@@ -104,23 +104,41 @@
     if (!figure) return;
     el.dataset.rendered = "pending";
     loadPlotly().then(function () {
-      var config = Object.assign({}, figure.config, {
-        modeBarButtonsToRemove: (figure.config.modeBarButtonsToRemove || []).concat(["toImage"]),
-        modeBarButtonsToAdd: [{
-          name: "downloadImage", title: "Download this chart as a PNG image", icon: Plotly.Icons.camera,
-          click: function (gd) { saveImage(gd); }
-        }]
-      });
       el.style.height = (figure.layout.height || 450) + "px"; // a definite height: Plotly's resize keeps it
       if (forPrint || printing.matches) figure.layout.width = PRINT_WIDTH;
-      return Plotly.newPlot(el, figure.data, fitLegend(el, applyColours(figure.layout)), config);
+      return Plotly.newPlot(el, figure.data, fitLegend(el, applyColours(figure.layout)), configOf(figure));
     }).then(function () {
       el.dataset.rendered = "done";
       watchSize(el);
+      if (el.dataset.stale) refresh(el);
     }, function (error) {
       el.dataset.rendered = "";
       el.textContent = "The chart could not be drawn (" + error.message + "); its numbers are in the table below.";
     });
+  }
+
+  function configOf(figure) {
+    return Object.assign({}, figure.config, {
+      modeBarButtonsToRemove: (figure.config.modeBarButtonsToRemove || []).concat(["toImage"]),
+      modeBarButtonsToAdd: [{
+        name: "downloadImage", title: "Download this chart as a PNG image", icon: Plotly.Icons.camera,
+        click: function (gd) { saveImage(gd); }
+      }]
+    });
+  }
+
+  /* A chart whose figure (its hidden JSON) a page script has changed: drawn again if it is drawn already,
+     or as soon as it is (a chart not drawn yet takes the new figure when it is). */
+  function refresh(el) {
+    if (el.dataset.rendered === "pending") {
+      el.dataset.stale = "true";
+      return Promise.resolve();
+    }
+    if (el.dataset.rendered !== "done" || !window.Plotly) return Promise.resolve();
+    delete el.dataset.stale;
+    var figure = figureOf(el);
+    if (forPrint || printing.matches) figure.layout.width = PRINT_WIDTH;
+    return Plotly.react(el, figure.data, fitLegend(el, applyColours(figure.layout)), configOf(figure));
   }
 
   /* Draw a chart when it (or the set of tabs holding it) comes within a screen's height of the view. */
@@ -253,7 +271,7 @@
   window.addEventListener("afterprint", function () { printMode(false); });
   printing.addEventListener("change", function (e) { printMode(e.matches); });
 
-  window.chutesCharts = { render: renderEverything, imageFigure: imageFigure, saveImage: saveImage };
+  window.chutesCharts = { render: renderEverything, refresh: refresh, imageFigure: imageFigure, saveImage: saveImage };
 
   if (typeof window.document$ !== "undefined") {
     window.document$.subscribe(renderAll);

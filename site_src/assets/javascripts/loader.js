@@ -1,25 +1,44 @@
 /*
  * Loads what a page needs, and only that: charts.js (which fetches plotly.js) on a page with a chart,
- * calculator.js on a page with the calculator, alive.js on a board page ("The board comes alive").
- * Material's instant navigation changes pages without loading a new document, so this looks again after
- * every change of page; each script loads once.
+ * engine.js then calculator.js with the calculator, alive.js on a board page, and on the design page its
+ * stylesheet, engine.js, calculator.js and designer.js. Instant navigation changes pages without a new
+ * document: this looks again after every change of page; each script loads once, after those before it.
  */
 (function () {
   "use strict";
 
   var here = document.currentScript ? document.currentScript.src : location.href;
-  var NEEDS = [[".chutes-figure", "charts.js", "chutesCharts"], [".chutes-calculator-data", "calculator.js", "chutesCalculator"],
-               [".chutes-alive-data", "alive.js", "chutesAlive"]];
+  var NEEDS = [[".chutes-figure", ["charts.js"]],
+               [".chutes-calculator-data", ["engine.js", "calculator.js"]],
+               [".chutes-alive-data", ["alive.js"]],
+               [".chutes-designer", ["engine.js", "calculator.js", "designer.js"]]];
   var loading = {};
 
+  /* One script, once: a promise that it has run. */
+  function script(file) {
+    loading[file] = loading[file] || new Promise(function (resolve, reject) {
+      var el = document.createElement("script");
+      el.src = new URL(file, here).href;
+      el.onload = resolve;
+      el.onerror = function () { delete loading[file]; reject(new Error(file + " could not be loaded")); };
+      document.body.appendChild(el); // not <head>: instant navigation rewrites the head
+    });
+    return loading[file];
+  }
+
   function load() {
+    if (document.querySelector(".chutes-designer") && !document.getElementById("chutes-designer-css")) {
+      var css = document.createElement("link");
+      css.id = "chutes-designer-css";
+      css.rel = "stylesheet";
+      css.href = new URL("../stylesheets/designer.css", here).href;
+      document.body.appendChild(css);
+    }
     NEEDS.forEach(function (need) {
-      var file = need[1];
-      if (loading[file] || window[need[2]] || !document.querySelector(need[0])) return;
-      loading[file] = true;
-      var script = document.createElement("script");
-      script.src = new URL(file, here).href;
-      document.body.appendChild(script); // not <head>: instant navigation rewrites the head
+      if (!document.querySelector(need[0])) return;
+      need[1].reduce(function (before, file) {
+        return before.then(function () { return script(file); });
+      }, Promise.resolve()).catch(function () { /* the page says what it cannot show */ });
     });
   }
 

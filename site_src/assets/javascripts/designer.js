@@ -1,0 +1,875 @@
+/*
+ * The "Design a board" page: the reader's board drawn (an SVG of the zig-zag squares, chutes and ladders as
+ * arrows), changed with the pointer, the keyboard or the plain form beside it, and its results worked out
+ * here on every change by engine.js (the rules and messages of the `chutes` program, in double precision):
+ * average, median, quartiles, shortest game, the share of games over within 20, 50 and 100 turns, the
+ * length chart (drawn by charts.js like every chart), the turns still needed from each square as colours on
+ * the board, each seat's chance for 2 to 6 players and the board pages' calculator (calculator.js).
+ * A board that breaks a rule is named in the role="alert" message, in the words the program would use, and
+ * the last good results stay, marked as such.
+ * The design is kept in the page's address (?squares=100&die=6&overshoot=stay&start=0&roll_again_on=6&
+ * jumps=1-38,4-14,16-6), and "Download as a board file" writes it as TOML.
+ * Each headline number is in an element with data-result (its name) and data-value (the number in full).
+ */
+(function () {
+  "use strict";
+
+  if (window.chutesDesigner) return; // loaded by loader.js on the page that needs it: once is enough
+
+  var E = window.ChutesEngine;
+  var SVG = "http://www.w3.org/2000/svg";
+  var SIZE = 60; // a square, in the drawing's units
+  var LADDER = "#009E73", CHUTE = "#D55E00";
+  var PLAIN = ["#dbe9f4", "#f4ead6"]; // the board pages' squares
+  var CIVIDIS = [[0, [0, 34, 78]], [0.25, [61, 77, 110]], [0.5, [124, 123, 120]], [0.75, [188, 175, 111]],
+                 [1, [254, 232, 56]]];
+  var KEYS = ["squares", "die", "overshoot", "start", "roll_again_on", "jumps"];
+  var DEFAULT_TITLE = "My board";
+  var SHOWN_TURNS = 1000; // the chart and its table stop here (or once 99.9% of games are over)
+  var current = null;
+
+  function number(x, places) {
+    return x.toLocaleString("en", { minimumFractionDigits: places, maximumFractionDigits: places });
+  }
+
+  function percent(p, places) {
+    return number(100 * p, places) + "%";
+  }
+
+  function colour(t) {
+    t = Math.max(0, Math.min(1, t));
+    for (var i = 1; i < CIVIDIS.length; i++) {
+      if (t <= CIVIDIS[i][0]) {
+        var a = CIVIDIS[i - 1], b = CIVIDIS[i], f = (t - a[0]) / (b[0] - a[0]);
+        return a[1].map(function (v, k) { return Math.round(v + f * (b[1][k] - v)); });
+      }
+    }
+    return CIVIDIS[CIVIDIS.length - 1][1];
+  }
+
+  function rgb(c) {
+    return "rgb(" + c.join(",") + ")";
+  }
+
+  function ink(c) { // dark or light text on a fill, whichever contrasts more
+    var l = c.map(function (v) {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2] > 0.18 ? "#111" : "#fff";
+  }
+
+  function make(tag, attrs, parent) {
+    var el = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(el);
+    return el;
+  }
+
+  /* A TOML basic string. */
+  function tomlString(text) {
+    return "\"" + String(text).replace(/[\\"\u0000-\u001f\u007f]/g, function (c) {
+      if (c === "\\") return "\\\\";
+      if (c === "\"") return "\\\"";
+      return "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
+    }) + "\"";
+  }
+
+  function setup(root, boards) {
+    var q = function (selector) { return root.querySelector(selector); };
+    var el = {
+      from: q(".design-from"), use: q(".design-use"), title: q(".design-title"), squares: q(".design-squares"),
+      die: q(".design-die"), overshoot: q(".design-overshoot"), again: q(".design-again"), start: q(".design-start"),
+      alert: q(".design-alert"), board: q("[data-board]"), cursor: q(".design-cursor"), legend: q(".design-legend"),
+      heat: q(".design-heat"), addFrom: q(".design-add-from"), addTo: q(".design-add-to"),
+      add: q(".design-add-button"), clear: q(".design-clear"), list: q(".design-jump-list"),
+      download: q(".design-download"), results: q(".design-results"), stale: q(".design-stale-note"),
+      announce: q(".design-announce"), players: q(".design-players"), seats: q(".design-seats tbody"),
+      chart: q("#chart-design-length"), lengthBody: q(".design-length-table tbody"), calculator: q("#design-calculator"),
+      rolls: q(".design-rolls"), perThousand: q(".design-per-thousand"), shortestWord: q(".design-shortest-word")
+    };
+    var holder = document.querySelector('div.chutes-figure[data-chart="chart-design-length"]');
+    var jumps = [];          // [from, to] in the order they were made: ladders and chutes alike
+    var addressProblems = []; // what the address held that is no board (shown until the design changes)
+    var good = null;         // the last board that worked: {board, results}
+    var calculator = null;
+    var drawing = null;      // the SVG and its parts, for the current number of squares
+    var cursor = 1;          // the square the keyboard is on
+    var picked = null;       // the square a new jump starts from, once chosen
+    var moving = null;       // {jump, end}: the end of a jump being moved
+    var pressed = null;      // a pointer pressed on a square (a drag from it makes a jump)
+    var timer = null, spoken = null, remembered = null;
+    var path = location.pathname;
+
+    /* --- the rules from the form ------------------------------------------------------------------------ */
+
+    function againOptions(die) {
+      var keep = el.again.value;
+      var top = Math.max(1, Math.min(E.MAX_DIE, die || 6));
+      el.again.textContent = "";
+      var values = [""];
+      for (var f = 1; f <= top; f++) values.push(String(f));
+      if (keep && values.indexOf(keep) < 0) values.push(keep); // a face the die lacks: shown, and named below
+      values.forEach(function (v) {
+        var option = document.createElement("option");
+        option.value = v;
+        option.textContent = v === "" ? "never" : "a " + v;
+        el.again.appendChild(option);
+      });
+      el.again.value = keep;
+    }
+
+    function setAgain(value) {
+      if (value && !Array.prototype.some.call(el.again.options, function (o) { return o.value === value; })) {
+        var option = document.createElement("option");
+        option.value = value;
+        option.textContent = "a " + value;
+        el.again.appendChild(option);
+      }
+      el.again.value = value;
+    }
+
+    function setOvershoot(value) {
+      if (!Array.prototype.some.call(el.overshoot.options, function (o) { return o.value === value; })) {
+        var option = document.createElement("option");
+        option.value = value;
+        option.textContent = value + " (not a rule)";
+        el.overshoot.appendChild(option);
+      }
+      el.overshoot.value = value;
+    }
+
+    /* The fields of a board file, or the problems the board file's own checks find (in its keys' order). */
+    function read() {
+      var problems = [];
+      var got = {};
+      [["squares", el.squares, 2, E.MAX_SQUARES], ["die", el.die, 1, E.MAX_DIE]].forEach(function (f) {
+        var r = E.wholeNumber(f[0], f[1].value.trim(), f[2], f[3]);
+        if (r.problem) problems.push(r.problem); else got[f[0]] = r.value;
+      });
+      var overshoot = el.overshoot.value;
+      if (E.OVERSHOOT.indexOf(overshoot) < 0) {
+        problems.push("overshoot: must be one of \"stay\", \"bounce\", \"pass\", got " + E.shown(overshoot));
+      }
+      var again = { value: null };
+      if (el.again.value !== "") again = E.wholeNumber("roll_again_on", el.again.value, null, null);
+      if (again.problem) problems.push(again.problem);
+      var start = E.wholeNumber("start", el.start.value.trim(), 0, null);
+      if (start.problem) problems.push(start.problem);
+      if (problems.length) return { problems: problems, squares: got.squares };
+      return { fields: { squares: got.squares, die: got.die, overshoot: overshoot, roll_again_on: again.value,
+                         start: start.value, chute_word: "chutes",
+                         ladders: jumps.filter(function (j) { return j[1] > j[0]; }),
+                         chutes: jumps.filter(function (j) { return j[1] <= j[0]; }) } };
+    }
+
+    /* --- the drawing -------------------------------------------------------------------------------------- */
+
+    function layout(n) {
+      var cols = n <= 100 ? Math.min(10, n) : Math.ceil(Math.sqrt(n));
+      return { n: n, cols: cols, rows: Math.ceil(n / cols) };
+    }
+
+    function place(g, square) { // column and row (row 0 at the bottom; square 0 below square 1)
+      if (square === 0) return [0, -1];
+      var row = Math.floor((square - 1) / g.cols), col = (square - 1) % g.cols;
+      return [row % 2 ? g.cols - 1 - col : col, row];
+    }
+
+    function at(g, col, row) { // the square drawn there, or null
+      if (row === -1) return col === 0 ? 0 : null;
+      if (col < 0 || col >= g.cols || row < 0) return null;
+      var square = row * g.cols + (row % 2 ? g.cols - 1 - col : col) + 1;
+      return square <= g.n ? square : null;
+    }
+
+    function centre(g, square) {
+      var p = place(g, square);
+      return [p[0] * SIZE + SIZE / 2, (g.rows - 1 - p[1]) * SIZE + SIZE / 2];
+    }
+
+    function build(n) {
+      var g = layout(n);
+      el.board.textContent = "";
+      var svg = make("svg", { viewBox: "0 0 " + g.cols * SIZE + " " + (g.rows + 1) * SIZE, class: "design-svg",
+                              tabindex: "0", role: "application", focusable: "true",
+                              "aria-label": "The board, squares 0 to " + n,
+                              "aria-describedby": "design-board-help" }, el.board);
+      var defs = make("defs", {}, svg);
+      [["ladder", LADDER], ["chute", CHUTE]].forEach(function (m) {
+        var marker = make("marker", { id: "design-arrow-" + m[0], viewBox: "0 0 10 10", refX: "8", refY: "5",
+                                      markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" }, defs);
+        make("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: m[1] }, marker);
+      });
+      var squares = make("g", { class: "design-squares-layer" }, svg);
+      var cells = [];
+      for (var s = 0; s <= n; s++) {
+        var c = centre(g, s);
+        var cell = make("g", { class: "design-square", "data-square": String(s) }, squares);
+        var rect = make("rect", { x: c[0] - SIZE / 2 + 1.5, y: c[1] - SIZE / 2 + 1.5, width: SIZE - 3, height: SIZE - 3,
+                                  rx: "4" }, cell);
+        var label = make("text", { x: c[0], y: c[1] - 8, "text-anchor": "middle", class: "design-number" }, cell);
+        label.textContent = s === 0 ? "0" : String(s);
+        var value = make("text", { x: c[0], y: c[1] + 16, "text-anchor": "middle", class: "design-left" }, cell);
+        var title = make("title", {}, cell);
+        cells.push({ g: cell, rect: rect, label: label, value: value, title: title });
+      }
+      var lines = make("g", { class: "design-jumps-layer" }, svg);
+      var marks = make("g", { class: "design-marks-layer" }, svg);
+      var ghost = make("line", { class: "design-ghost", visibility: "hidden" }, svg);
+      drawing = { g: g, svg: svg, cells: cells, lines: lines, marks: marks, ghost: ghost };
+      svg.addEventListener("keydown", key);
+      svg.addEventListener("focus", function () { marksOn(); speak(describe(cursor)); });
+      svg.addEventListener("blur", marksOn);
+      squares.addEventListener("pointerdown", function (e) {
+        var s = squareOf(e.target);
+        if (s !== null && e.button === 0) pressed = s;
+      });
+      squares.addEventListener("pointerup", function (e) {
+        var from = pressed;
+        pressed = null;
+        var to = squareAt(e.clientX, e.clientY);
+        if (from === null || to === null) return;
+        if (to !== from && picked === null && moving === null) { // dragged from one square to another
+          e.preventDefault();
+          addJump(from, to);
+          return;
+        }
+        if (to === from) act(from, false);
+      });
+      squares.addEventListener("pointercancel", function () { pressed = null; });
+    }
+
+    function squareOf(target) {
+      var g = target && target.closest ? target.closest(".design-square") : null;
+      return g ? Number(g.getAttribute("data-square")) : null;
+    }
+
+    function squareAt(x, y) {
+      var hit = document.elementsFromPoint(x, y).map(squareOf).filter(function (s) { return s !== null; });
+      return hit.length ? hit[0] : null;
+    }
+
+    function names(n) {
+      var words = {};
+      jumps.forEach(function (j) {
+        var kind = j[1] > j[0] ? "ladder" : "chute";
+        words[j[0]] = (words[j[0]] ? words[j[0]] + "; " : "") + "the foot of a " + kind + " to " + j[1];
+        words[j[1]] = (words[j[1]] ? words[j[1]] + "; " : "") + "the end of a " + kind + " from " + j[0];
+      });
+      words[0] = (words[0] ? words[0] + "; " : "") + "off the board";
+      words[n] = (words[n] ? words[n] + "; " : "") + "the finish";
+      return words;
+    }
+
+    /* The squares, coloured by turns left (when the board works and the box is ticked), and the jumps. */
+    function draw(n, results) {
+      if (!drawing || drawing.g.n !== n) {
+        var focused = drawing && document.activeElement === drawing.svg;
+        build(n);
+        cursor = Math.min(cursor, n);
+        if (focused) drawing.svg.focus();
+      }
+      var heat = results && el.heat.checked;
+      var left = heat ? results.turnsLeft : null;
+      var top = 0;
+      if (left) left.forEach(function (v) { if (v !== null) top = Math.max(top, v); });
+      var words = names(n);
+      drawing.cells.forEach(function (cell, s) {
+        var p = place(drawing.g, s);
+        var fill = PLAIN[(p[0] + p[1] + 2) % 2], text = "#222", value = "";
+        var title = "Square " + s + (words[s] ? ": " + words[s] : "");
+        if (left) {
+          if (left[s] !== null && s !== n) {
+            var c = colour(top > 0 ? left[s] / top : 0);
+            fill = rgb(c);
+            text = ink(c);
+            value = left[s] < 99.5 ? number(left[s], 1) : number(left[s], 0);
+            title += ". " + number(left[s], 2) + " turns left on average";
+          } else if (s !== n && s !== 0 && !results.chain.index.has(s)) {
+            fill = results.doomed.has(s) ? "#9e9e9e" : "#ececec";
+            title += results.doomed.has(s) ? ". A game may never end from here" : ". No turn ends here";
+          }
+        }
+        if (s === n) { fill = "#fff4b8"; text = "#222"; }
+        cell.rect.setAttribute("fill", fill);
+        cell.label.setAttribute("fill", text);
+        cell.value.setAttribute("fill", text);
+        cell.value.textContent = value;
+        cell.title.textContent = title;
+        cell.g.classList.toggle("design-picked", s === picked);
+      });
+      legend(left ? top : null);
+      drawJumps();
+      marksOn();
+    }
+
+    function legend(top) {
+      el.legend.textContent = "";
+      if (top === null) return;
+      var bar = document.createElement("span");
+      bar.className = "design-legend-bar";
+      bar.style.background = "linear-gradient(to right, " + CIVIDIS.map(function (s) {
+        return rgb(s[1]) + " " + s[0] * 100 + "%";
+      }).join(", ") + ")";
+      var low = document.createElement("span");
+      low.textContent = "0 turns left";
+      var high = document.createElement("span");
+      high.textContent = number(top, 1) + " turns left";
+      el.legend.appendChild(low);
+      el.legend.appendChild(bar);
+      el.legend.appendChild(high);
+    }
+
+    function drawJumps() {
+      var g = drawing.g;
+      drawing.lines.textContent = "";
+      jumps.forEach(function (j, i) {
+        if (j[0] < 0 || j[0] > g.n || j[1] < 0 || j[1] > g.n || j[0] === j[1]) return; // off the board: named in the message
+        var kind = j[1] > j[0] ? "ladder" : "chute";
+        var a = centre(g, j[0]), b = centre(g, j[1]);
+        var group = make("g", { class: "design-jump design-" + kind }, drawing.lines);
+        var dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy) || 1;
+        var tip = [b[0] - dx / len * 12, b[1] - dy / len * 12];
+        make("line", { x1: a[0], y1: a[1], x2: tip[0], y2: tip[1], stroke: kind === "ladder" ? LADDER : CHUTE,
+                       "stroke-width": "6", "stroke-linecap": "round", "marker-end": "url(#design-arrow-" + kind + ")",
+                       class: "design-jump-line" }, group);
+        [[a, 0], [b, 1]].forEach(function (end) {
+          var handle = make("circle", { cx: end[0][0], cy: end[0][1], r: end[1] === 0 ? "9" : "14",
+                                        class: "design-handle design-handle-" + (end[1] === 0 ? "foot" : "head"),
+                                        fill: end[1] === 0 ? (kind === "ladder" ? LADDER : CHUTE) : "transparent",
+                                        "data-jump": String(i), "data-end": String(end[1]) }, group);
+          make("title", {}, handle).textContent = "Drag to move this end of the " + kind + " from " + j[0] + " to " + j[1];
+          handle.addEventListener("pointerdown", grab);
+        });
+      });
+    }
+
+    /* Dragging an end of a jump to another square. */
+    function grab(e) {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      e.stopPropagation();
+      var handle = e.currentTarget;
+      var i = Number(handle.getAttribute("data-jump")), end = Number(handle.getAttribute("data-end"));
+      var fixed = centre(drawing.g, jumps[i][1 - end]);
+      var ghost = drawing.ghost;
+      handle.setPointerCapture(e.pointerId);
+      ghost.setAttribute("x1", fixed[0]);
+      ghost.setAttribute("y1", fixed[1]);
+      function follow(ev) {
+        var m = drawing.svg.getScreenCTM();
+        if (!m) return;
+        var pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+        ghost.setAttribute("x2", pt.x);
+        ghost.setAttribute("y2", pt.y);
+        ghost.setAttribute("visibility", "visible");
+      }
+      function drop(ev) {
+        handle.removeEventListener("pointermove", follow);
+        handle.removeEventListener("pointerup", drop);
+        handle.removeEventListener("pointercancel", drop);
+        ghost.setAttribute("visibility", "hidden");
+        if (ev.type !== "pointerup") return;
+        var to = squareAt(ev.clientX, ev.clientY);
+        if (to === null || to === jumps[i][end]) return;
+        var before = jumps[i].slice();
+        jumps[i][end] = to;
+        changed(true);
+        speak("Moved: " + jumpWords(before) + " is now " + jumpWords(jumps[i]) + ".");
+      }
+      handle.addEventListener("pointermove", follow);
+      handle.addEventListener("pointerup", drop);
+      handle.addEventListener("pointercancel", drop);
+    }
+
+    function marksOn() {
+      if (!drawing) return;
+      drawing.marks.textContent = "";
+      var focused = document.activeElement === drawing.svg;
+      [[picked, "design-mark-picked"], [focused ? cursor : null, "design-mark-cursor"]].forEach(function (m) {
+        if (m[0] === null || m[0] > drawing.g.n) return;
+        var c = centre(drawing.g, m[0]);
+        make("rect", { x: c[0] - SIZE / 2 + 2, y: c[1] - SIZE / 2 + 2, width: SIZE - 4, height: SIZE - 4, rx: "5",
+                       class: m[1] }, drawing.marks);
+      });
+      if (moving && focused) {
+        var fixed = centre(drawing.g, jumps[moving.jump][1 - moving.end]), to = centre(drawing.g, cursor);
+        make("line", { x1: fixed[0], y1: fixed[1], x2: to[0], y2: to[1], class: "design-ghost" }, drawing.marks);
+      }
+    }
+
+    /* --- acting on the board: pointer and keyboard alike ---------------------------------------------------- */
+
+    function jumpWords(j) {
+      return (j[1] > j[0] ? "the ladder" : "the chute") + " from " + j[0] + " to " + j[1];
+    }
+
+    function endsAt(square) { // the newest jump with an end on the square: [index, end]
+      for (var i = jumps.length - 1; i >= 0; i--) {
+        if (jumps[i][0] === square) return [i, 0];
+        if (jumps[i][1] === square) return [i, 1];
+      }
+      return null;
+    }
+
+    function describe(square) {
+      var words = names(drawing ? drawing.g.n : square)[square];
+      var text = "Square " + square + (words ? ", " + words : "");
+      if (good && good.results && good.board.squares === drawing.g.n && good.results.turnsLeft[square] !== null &&
+          square !== drawing.g.n && !root.classList.contains("design-invalid")) {
+        text += ", " + number(good.results.turnsLeft[square], 1) + " turns left on average";
+      }
+      if (moving) text += ". Press Enter to move " + jumpWords(jumps[moving.jump]) + "'s end here";
+      else if (picked !== null) text += ". Press Enter to end the new chute or ladder from " + picked + " here";
+      return text + ".";
+    }
+
+    function act(square, byKey) {
+      if (moving) {
+        var j = jumps[moving.jump], before = j.slice();
+        j[moving.end] = square;
+        moving = null;
+        changed(true);
+        speak(before[0] === j[0] && before[1] === j[1] ? "Nothing moved." :
+              "Moved: " + jumpWords(before) + " is now " + jumpWords(j) + ".");
+        return;
+      }
+      if (picked !== null) {
+        var from = picked;
+        picked = null;
+        if (from === square) { draw(drawing.g.n, shownResults()); speak("Cancelled."); return; }
+        addJump(from, square);
+        return;
+      }
+      var end = endsAt(square);
+      if (end) {
+        moving = { jump: end[0], end: end[1], from: square };
+        marksOn();
+        speak("Moving the " + (end[1] === 0 ? "start" : "end") + " of " + jumpWords(jumps[end[0]]) + ": " +
+              (byKey ? "go to a square with the arrow keys and press Enter." : "now click the square to move it to."));
+        return;
+      }
+      picked = square;
+      draw(drawing.g.n, shownResults());
+      speak("A new chute or ladder starts on square " + square + ": now choose the square where it ends" +
+            (byKey ? " and press Enter." : "."));
+    }
+
+    function addJump(from, to) {
+      jumps.push([from, to]);
+      changed(true);
+      speak("Added " + jumpWords([from, to]) + ".");
+    }
+
+    function removeAt(square) {
+      var end = endsAt(square);
+      if (!end) { speak("No chute or ladder starts or ends on square " + square + "."); return; }
+      var j = jumps.splice(end[0], 1)[0];
+      changed(true);
+      speak("Removed " + jumpWords(j) + ".");
+    }
+
+    function key(e) {
+      var g = drawing.g, p = place(g, cursor), next = null;
+      switch (e.key) {
+        case "ArrowUp": next = cursor === 0 ? 1 : at(g, p[0], p[1] + 1); break;
+        case "ArrowDown": next = at(g, p[0], p[1] - 1); if (next === null && p[1] === 0) next = 0; break;
+        case "ArrowLeft": next = at(g, p[0] - 1, p[1]); break;
+        case "ArrowRight": next = at(g, p[0] + 1, p[1]); break;
+        case "Home": next = 0; break;
+        case "End": next = g.n; break;
+        case "Enter": case " ": e.preventDefault(); act(cursor, true); return;
+        case "Delete": case "Backspace": e.preventDefault(); removeAt(cursor); return;
+        case "Escape":
+          if (picked !== null || moving) { picked = null; moving = null; draw(g.n, shownResults()); speak("Cancelled."); }
+          return;
+        default: return;
+      }
+      e.preventDefault();
+      if (next === null) return;
+      cursor = next;
+      marksOn();
+      speak(describe(cursor));
+    }
+
+    function speak(text) {
+      el.cursor.textContent = text;
+    }
+
+    /* --- the plain form of the jumps -------------------------------------------------------------------- */
+
+    function list() {
+      el.list.textContent = "";
+      jumps.forEach(function (j, i) {
+        var li = document.createElement("li");
+        var kind = document.createElement("span");
+        var remove = document.createElement("button");
+        kind.className = "design-kind";
+        kind.textContent = j[1] > j[0] ? "Ladder" : "Chute";
+        li.appendChild(kind);
+        [0, 1].forEach(function (end) {
+          var label = document.createElement("label");
+          var input = document.createElement("input");
+          input.type = "number";
+          input.min = "0";
+          input.step = "1";
+          input.inputMode = "numeric";
+          input.value = String(j[end]);
+          input.className = "design-jump-" + (end ? "to" : "from");
+          input.setAttribute("aria-label", "Jump " + (i + 1) + ", " + (end ? "to square" : "from square"));
+          input.addEventListener("input", function () {
+            var text = input.value.trim();
+            if (!/^\d+$/.test(text)) { input.setAttribute("aria-invalid", "true"); return; }
+            input.removeAttribute("aria-invalid");
+            jumps[i][end] = Number(text);
+            kind.textContent = jumps[i][1] > jumps[i][0] ? "Ladder" : "Chute";
+            remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + jumpWords(jumps[i]));
+            changed(false);
+          });
+          label.appendChild(document.createTextNode(end ? " to " : " from "));
+          label.appendChild(input);
+          li.appendChild(label);
+        });
+        remove.type = "button";
+        remove.className = "md-button design-remove";
+        remove.textContent = "Remove";
+        remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + jumpWords(j));
+        remove.addEventListener("click", function () {
+          var j = jumps[i];
+          jumps.splice(i, 1);
+          changed(true);
+          var buttons = el.list.querySelectorAll(".design-remove");
+          (buttons[Math.min(i, buttons.length - 1)] || el.addFrom).focus();
+          speak("Removed " + jumpWords(j) + ".");
+        });
+        li.appendChild(remove);
+        el.list.appendChild(li);
+      });
+    }
+
+    /* --- results ---------------------------------------------------------------------------------------- */
+
+    function shownResults() {
+      return good && !root.classList.contains("design-invalid") ? good.results : null;
+    }
+
+    function result(name, value, text) {
+      var node = root.querySelector('[data-result="' + name + '"]');
+      if (!node) return;
+      node.dataset.value = value === null ? "" : String(value);
+      node.textContent = text;
+    }
+
+    function turnsText(k, dist) {
+      return k === null ? "more than " + dist.pmf.length.toLocaleString("en") : k.toLocaleString("en");
+    }
+
+    function seats(results) {
+      var n = Number(el.players.value) || 2;
+      el.seats.textContent = "";
+      results.seats[n].forEach(function (p, i) {
+        var tr = document.createElement("tr");
+        [String(i + 1), percent(p, 3), number(n * p, 3) + "×"].forEach(function (text, c) {
+          var td = document.createElement("td");
+          td.textContent = text;
+          if (c === 1) {
+            td.className = "calc-chance";
+            td.dataset.result = "seat-" + (i + 1);
+            td.dataset.value = String(p);
+          }
+          tr.appendChild(td);
+        });
+        el.seats.appendChild(tr);
+      });
+    }
+
+    function chart(results) {
+      var cdf = results.cdf, pmf = results.dist.pmf;
+      var k = 1;
+      while (k < pmf.length && k < SHOWN_TURNS && cdf[k] < 0.999) k++;
+      var turns = [];
+      for (var t = 1; t <= k; t++) turns.push(t);
+      var figure = JSON.parse(holder.textContent);
+      figure.data = [
+        { type: "bar", x: turns, y: pmf.slice(0, k), name: "ends on this turn", marker: { color: "#0072B2" },
+          hovertemplate: "Ends on turn %{x}: %{y:.3%}<extra></extra>" },
+        { type: "scatter", mode: "lines", x: turns, y: cdf.slice(1, k + 1), name: "over by this turn", yaxis: "y2",
+          line: { color: "#E69F00", width: 3 }, hovertemplate: "Over by turn %{x}: %{y:.2%}<extra></extra>" }
+      ];
+      holder.textContent = JSON.stringify(figure);
+      if (window.chutesCharts && window.chutesCharts.refresh) window.chutesCharts.refresh(el.chart);
+      el.lengthBody.textContent = "";
+      var rows = document.createDocumentFragment();
+      for (t = 1; t <= k; t++) {
+        var tr = document.createElement("tr");
+        [String(t), percent(pmf[t - 1], 4), percent(cdf[t], 2)].forEach(function (text) {
+          var td = document.createElement("td");
+          td.textContent = text;
+          tr.appendChild(td);
+        });
+        rows.appendChild(tr);
+      }
+      el.lengthBody.appendChild(rows);
+    }
+
+    function show(board, r) {
+      var dist = r.dist;
+      result("expected-turns", r.expectedTurns, number(r.expectedTurns, 2));
+      result("median", r.median, turnsText(r.median, dist));
+      result("lower-quartile", r.lowerQuartile, turnsText(r.lowerQuartile, dist));
+      result("upper-quartile", r.upperQuartile, turnsText(r.upperQuartile, dist));
+      result("shortest", r.shortest.turns, r.shortest.turns.toLocaleString("en"));
+      el.shortestWord.textContent = r.shortest.turns === 1 ? " turn" : " turns";
+      var rolls = r.shortest.rolls;
+      el.rolls.textContent = "(for example by rolling " + rolls.slice(0, 12).join(", ") + (rolls.length > 12 ? ", …" : "") + ")";
+      [20, 50, 100].forEach(function (k) { result("over-" + k, r.overWithin[k], percent(r.overWithin[k], 1)); });
+      result("first-player", r.firstPlayer, percent(r.firstPlayer, 3));
+      el.perThousand.textContent = "(" + Math.round(1000 * r.firstPlayer) + " in 1,000 games)";
+      seats(r);
+      chart(r);
+      var data = E.calculatorData(r.chain);
+      if (calculator) calculator.setData(data);
+      else if (window.chutesCalculator && window.chutesCalculator.setup) {
+        calculator = window.chutesCalculator.setup(el.calculator, data, { address: false });
+      }
+      clearTimeout(spoken);
+      spoken = setTimeout(function () {
+        el.announce.textContent = "Average game " + number(r.expectedTurns, 2) + " turns; half are over within " +
+          turnsText(r.median, dist) + " turns; the first of two players wins " + percent(r.firstPlayer, 1) + ".";
+      }, 700);
+    }
+
+    /* --- keeping the design ------------------------------------------------------------------------------ */
+
+    function query() {
+      var parts = [["squares", el.squares.value.trim()], ["die", el.die.value.trim()], ["overshoot", el.overshoot.value],
+                   ["start", el.start.value.trim()]];
+      if (el.again.value !== "") parts.push(["roll_again_on", el.again.value]);
+      parts.push(["jumps", jumps.map(function (j) { return j[0] + "-" + j[1]; }).join(",")]);
+      if (el.players.value !== "2") parts.push(["players", el.players.value]);
+      var title = el.title.value.trim();
+      if (title && title !== DEFAULT_TITLE) parts.push(["title", title]);
+      return "?" + parts.map(function (p) {
+        return p[0] + "=" + encodeURIComponent(p[1]).replace(/%2C/g, ",");
+      }).join("&");
+    }
+
+    function remember() {
+      root.dataset.query = query();
+      if (remembered !== null) return;
+      remembered = setTimeout(function () { // browsers limit how often a page may change its address
+        remembered = null;
+        if (!document.body.contains(root) || location.pathname !== path) return;
+        var url = new URL(location.href);
+        url.search = root.dataset.query;
+        if (url.href !== location.href) history.replaceState(history.state, "", url.href);
+      }, 300);
+    }
+
+    function toml() {
+      var lines = ["title = " + tomlString(el.title.value.trim() || DEFAULT_TITLE)];
+      [["squares", el.squares], ["die", el.die]].forEach(function (f) {
+        var text = f[1].value.trim();
+        lines.push(f[0] + " = " + (/^[+-]?\d+$/.test(text) ? String(parseInt(text, 10)) : tomlString(text)));
+      });
+      lines.push("overshoot = " + tomlString(el.overshoot.value));
+      if (el.again.value !== "") {
+        lines.push("roll_again_on = " + (/^[+-]?\d+$/.test(el.again.value) ? el.again.value : tomlString(el.again.value)));
+      }
+      var start = el.start.value.trim();
+      lines.push("start = " + (/^[+-]?\d+$/.test(start) ? String(parseInt(start, 10)) : tomlString(start)));
+      function pairs(list) {
+        return "[" + list.map(function (j) { return "[" + j[0] + ", " + j[1] + "]"; }).join(", ") + "]";
+      }
+      lines.push("ladders = " + pairs(jumps.filter(function (j) { return j[1] > j[0]; })));
+      lines.push("chutes = " + pairs(jumps.filter(function (j) { return j[1] <= j[0]; })));
+      var url = new URL(location.href);
+      url.search = query();
+      url.hash = "";
+      lines.push("source = " + tomlString("Designed on the 'Design a board' page: " + url.href));
+      return lines.join("\n") + "\n";
+    }
+
+    function download() {
+      var name = (el.title.value.trim() || DEFAULT_TITLE).toLowerCase().replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "").slice(0, 60) || "my-board";
+      var old = el.download.href;
+      el.download.href = URL.createObjectURL(new Blob([toml()], { type: "application/toml" }));
+      el.download.download = name + ".toml";
+      if (old && old.indexOf("blob:") === 0) URL.revokeObjectURL(old);
+    }
+
+    /* --- one change ----------------------------------------------------------------------------------- */
+
+    /* Something changed: `relist` when the list of jumps must be written again (not while it is edited). */
+    function changed(relist) {
+      addressProblems = [];
+      picked = null;
+      moving = null;
+      if (relist) list();
+      clearTimeout(timer);
+      timer = setTimeout(recompute, 30);
+    }
+
+    function recompute() {
+      clearTimeout(timer);
+      timer = null;
+      var began = performance.now();
+      var parsed = read();
+      var problems = addressProblems.slice();
+      var board = null;
+      if (parsed.problems) problems = problems.concat(parsed.problems);
+      else {
+        board = E.makeBoard(parsed.fields);
+        problems = problems.concat(E.problems(board));
+      }
+      var results = null;
+      if (!problems.length) {
+        results = E.analyse(board, 6);
+        good = { board: board, results: results };
+      }
+      root.classList.toggle("design-invalid", problems.length > 0);
+      el.alert.textContent = problems.join("; ");
+      el.stale.hidden = !(problems.length && good);
+      el.results.classList.toggle("design-stale", problems.length > 0 && good !== null);
+      el.results.hidden = good === null;
+      var n = board ? board.squares : parsed.squares || (drawing ? drawing.g.n : 100);
+      draw(Math.max(2, Math.min(E.MAX_SQUARES, n)), results);
+      if (results) show(board, results);
+      remember();
+      download();
+      root.dataset.state = problems.length ? "invalid" : "ready";
+      root.dataset.milliseconds = String(performance.now() - began);
+      return performance.now() - began;
+    }
+
+    /* --- starting: from the address, else from the classic board --------------------------------------- */
+
+    function use(b) {
+      el.title.value = b.title;
+      el.squares.value = String(b.squares);
+      el.die.value = String(b.die);
+      againOptions(b.die);
+      setOvershoot(b.overshoot || "stay");
+      setAgain(b.roll_again_on === null || b.roll_again_on === undefined ? "" : String(b.roll_again_on));
+      el.start.value = String(b.start || 0);
+      jumps = (b.ladders || []).concat(b.chutes || []).map(function (j) { return [j[0], j[1]]; });
+    }
+
+    function fromAddress() {
+      var params = new URLSearchParams(location.search);
+      if (/^[2-6]$/.test(params.get("players") || "")) el.players.value = params.get("players");
+      if (!KEYS.some(function (k) { return params.has(k); })) {
+        var first = boards.filter(function (b) { return b.slug === "classic"; })[0] || boards[0];
+        if (first) { use(first); el.from.value = first.slug; } else {
+          use({ title: DEFAULT_TITLE, squares: 100, die: 6 });
+        }
+        return;
+      }
+      el.title.value = params.get("title") || DEFAULT_TITLE;
+      el.squares.value = params.has("squares") ? params.get("squares") : "100";
+      el.die.value = params.has("die") ? params.get("die") : "6";
+      againOptions(parseInt(el.die.value, 10));
+      setOvershoot(params.has("overshoot") ? params.get("overshoot") : "stay");
+      setAgain((params.get("roll_again_on") || "").trim());
+      el.start.value = params.has("start") ? params.get("start") : "0";
+      jumps = [];
+      (params.get("jumps") || "").split(",").forEach(function (text) {
+        text = text.trim();
+        if (!text) return;
+        var m = /^(\d+)-(\d+)$/.exec(text);
+        if (m) jumps.push([Number(m[1]), Number(m[2])]);
+        else addressProblems.push("jumps: each one is two squares joined by '-', from and to, got " + E.shown(text));
+      });
+    }
+
+    boards.forEach(function (b) {
+      var option = document.createElement("option");
+      option.value = b.slug;
+      option.textContent = b.title;
+      el.from.appendChild(option);
+    });
+    var empty = document.createElement("option");
+    empty.value = "";
+    empty.textContent = "an empty board";
+    el.from.appendChild(empty);
+
+    fromAddress();
+    list();
+
+    el.use.addEventListener("click", function () {
+      var b = boards.filter(function (x) { return x.slug === el.from.value; })[0];
+      var squares = parseInt(el.squares.value, 10);
+      use(b || { title: DEFAULT_TITLE, squares: squares >= 2 && squares <= E.MAX_SQUARES ? squares : 100,
+                 die: parseInt(el.die.value, 10) || 6, overshoot: el.overshoot.value, start: 0 });
+      changed(true);
+      speak(b ? "Now showing " + b.title + "." : "All chutes and ladders removed.");
+    });
+    el.clear.addEventListener("click", function () {
+      jumps = [];
+      changed(true);
+      speak("All chutes and ladders removed.");
+    });
+    el.add.addEventListener("click", function () {
+      var a = el.addFrom.value.trim(), b = el.addTo.value.trim();
+      if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) {
+        speak("Give both squares of the new chute or ladder.");
+        (/^\d+$/.test(a) ? el.addTo : el.addFrom).focus();
+        return;
+      }
+      addJump(Number(a), Number(b));
+      el.addFrom.value = "";
+      el.addTo.value = "";
+      el.addFrom.focus();
+    });
+    [el.addFrom, el.addTo].forEach(function (input) {
+      input.addEventListener("keydown", function (e) {
+        if (e.key === "Enter") { e.preventDefault(); el.add.click(); }
+      });
+    });
+    [el.squares, el.die, el.start, el.title].forEach(function (input) {
+      input.addEventListener("input", function () {
+        if (input === el.die) againOptions(parseInt(el.die.value, 10));
+        changed(false);
+      });
+    });
+    [el.overshoot, el.again].forEach(function (select) {
+      select.addEventListener("change", function () { changed(false); });
+    });
+    el.players.addEventListener("change", function () {
+      if (good) seats(good.results);
+      remember();
+    });
+    el.heat.addEventListener("change", function () { draw(drawing.g.n, shownResults()); });
+
+    q(".design-needs-script").hidden = true;
+    root.classList.add("design-ready");
+    recompute();
+    return { recompute: recompute, toml: toml, analyse: function () { return good && E.analyse(good.board, 6); } };
+  }
+
+  function setupAll() {
+    document.querySelectorAll(".chutes-designer-data").forEach(function (holder) {
+      var root = document.getElementById(holder.dataset.for);
+      if (!root || root.dataset.ready) return;
+      root.dataset.ready = "true";
+      current = setup(root, JSON.parse(holder.textContent));
+    });
+  }
+
+  window.chutesDesigner = {
+    setup: setupAll,
+    recompute: function () { return current ? current.recompute() : null; },
+    toml: function () { return current ? current.toml() : null; },
+    analyse: function () { return current ? current.analyse() : null; }
+  };
+
+  if (typeof window.document$ !== "undefined") {
+    window.document$.subscribe(setupAll);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setupAll);
+  } else {
+    setupAll();
+  }
+})();
