@@ -202,19 +202,20 @@
         make("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: m[1] }, marker);
       });
       var squares = make("g", { class: "design-squares-layer" }, svg);
+      var lines = make("g", { class: "design-jumps-layer" }, svg);
+      var numbers = make("g", { class: "design-numbers-layer", "aria-hidden": "true" }, svg); // above the arrows
       var cells = [];
       for (var s = 0; s <= n; s++) {
         var c = centre(g, s);
         var cell = make("g", { class: "design-square", "data-square": String(s) }, squares);
         var rect = make("rect", { x: c[0] - SIZE / 2 + 1.5, y: c[1] - SIZE / 2 + 1.5, width: SIZE - 3, height: SIZE - 3,
                                   rx: "4" }, cell);
-        var label = make("text", { x: c[0], y: c[1] - 8, "text-anchor": "middle", class: "design-number" }, cell);
-        label.textContent = s === 0 ? "0" : String(s);
-        var value = make("text", { x: c[0], y: c[1] + 16, "text-anchor": "middle", class: "design-left" }, cell);
+        var label = make("text", { x: c[0], y: c[1] - 8, "text-anchor": "middle", class: "design-number" }, numbers);
+        label.textContent = String(s);
+        var value = make("text", { x: c[0], y: c[1] + 16, "text-anchor": "middle", class: "design-left" }, numbers);
         var title = make("title", {}, cell);
         cells.push({ g: cell, rect: rect, label: label, value: value, title: title });
       }
-      var lines = make("g", { class: "design-jumps-layer" }, svg);
       var marks = make("g", { class: "design-marks-layer" }, svg);
       var ghost = make("line", { class: "design-ghost", visibility: "hidden" }, svg);
       drawing = { g: g, svg: svg, cells: cells, lines: lines, marks: marks, ghost: ghost };
