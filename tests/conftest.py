@@ -30,6 +30,12 @@ def bundled_boards() -> dict[str, Path]:
 BUNDLED = list(bundled_boards())
 
 
+def board_file(slug: str) -> Path:
+    """A bundled board file, or one of the tests' own (tests/data/boards: `short`, 50 squares, solved in about
+    a second with every experiment, for tests that run the whole compute stage several times)."""
+    return bundled_boards().get(slug) or DATA / "boards" / f"{slug}.toml"
+
+
 def published_fraction() -> Fraction:
     """The classic board's first-player fraction as RobinFiveWords published it (4,453 digits over 4,453)."""
     lines = [x for x in (DATA / "classic_first_player.txt").read_text().splitlines() if not x.startswith("#")]
@@ -47,7 +53,7 @@ def new_project(root: Path, slugs: list[str] = ("tiny",), **paths: Path) -> Proj
     (root / "site_src" / "boards").mkdir(parents=True, exist_ok=True)
     shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
     for slug in slugs:
-        shutil.copy(bundled_boards()[slug], root / "site_src" / "boards" / f"{slug}.toml")
+        shutil.copy(board_file(slug), root / "site_src" / "boards" / f"{slug}.toml")
     return Project.at(root, **paths)
 
 
@@ -131,3 +137,11 @@ def bundled_records(built_site: Path) -> list[dict]:
         assert record is not None, problem
         records.append(record)
     return records
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) every browser test goes to one
+    worker: that worker alone builds the served site and starts Chromium."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))

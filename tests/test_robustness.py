@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from bad_boards import CASES
-from conftest import bundled_boards
+from conftest import board_file, bundled_boards
 
 from chutes.cli import run
 from compute.storage import checksum
@@ -102,14 +102,14 @@ def _valid_cache(folder: Path) -> list[str]:
 def _two_boards(tmp_path: Path) -> Path:
     boards = tmp_path / "boards"
     boards.mkdir()
-    for slug in ("tiny", "classic-pass"):
-        (boards / f"{slug}.toml").write_bytes(bundled_boards()[slug].read_bytes())
+    for slug in ("tiny", "short"):
+        (boards / f"{slug}.toml").write_bytes(board_file(slug).read_bytes())
     return boards
 
 
 def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path) -> None:
     boards, cache = _two_boards(tmp_path), tmp_path / "cache"
-    for moment in ("experiments/*.parts/*.json", "classic-pass-*.json"):  # mid-sweep, then between boards
+    for moment in ("experiments/*.parts/*.json", "short-*.json"):  # mid-sweep, then between boards
         proc = subprocess.Popen([sys.executable, "-m", "chutes", "compute",
                                  "--boards", str(boards), "--cache", str(cache), "--force"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
