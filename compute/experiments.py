@@ -303,6 +303,7 @@ def _iterate(chain: TurnChain, pairs: Sequence[tuple[int, int]], sparse: bool) -
     X = np.zeros((J, d))
     X[:, chain.start] = 1.0
     vsum = V.sum(axis=1)
+    Vt = np.ascontiguousarray(V.transpose(0, 2, 1))
     total = np.zeros(J)
     active = np.arange(J)
     out: list[float | None] = [None] * J
@@ -321,16 +322,16 @@ def _iterate(chain: TurnChain, pairs: Sequence[tuple[int, int]], sparse: bool) -
             up = top >= 0
             X[rows[up], top[up]] += XU[up]
         else:
-            XU = np.einsum("jd,jdr->jr", X, U)
+            XU = np.matmul(X[:, None, :], U)[:, 0, :]
             p = X @ r - np.einsum("jr,jr->j", XU, vsum)
             total += p * p
-            X = X @ Q + (XU[:, :1] * V[:, :, 0] + XU[:, 1:] * V[:, :, 1])  # einsum's sum of two products
+            X = X @ Q + np.matmul(XU[:, None, :], Vt)[:, 0, :]
         done = X.sum(axis=1) < ALIVE_TOLERANCE
         if done.any():
             for j, t in zip(active[done], total[done]):
                 out[j] = 0.5 + 0.5 * float(t)
             keep = ~done  # drop finished chains once, not a copy of U and V every turn
-            active, X, U, V, vsum, total = active[keep], X[keep], U[keep], V[keep], vsum[keep], total[keep]
+            active, X, U, Vt, vsum, total = active[keep], X[keep], U[keep], Vt[keep], vsum[keep], total[keep]
             if jumps is not None:
                 jumps = tuple(a[keep] for a in jumps)
         if not len(active):
