@@ -76,6 +76,7 @@ def test_the_page_script_has_the_board_files_limits() -> None:
     assert re.search(r"var MAX_DIE = (\d+);", text).group(1) == str(MAX_DIE)
 
 
+@pytest.mark.xdist_group("browser")  # beside the browser tests: the worker that builds the site anyway
 def test_the_design_page_is_built_with_the_listed_boards_and_in_the_menu(built_site: Path,
                                                                          bundled_records: list[dict]) -> None:
     html = (built_site / "design" / "index.html").read_text()
