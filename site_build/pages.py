@@ -57,6 +57,11 @@ class BoardPage:
         return f"data/{self.slug}-first-player.txt"
 
     @property
+    def three_file(self) -> str | None:
+        """The exact chance of the first of three players as text, where the record has it."""
+        return None if "skipped" in self.record["players"]["first_of_three"] else f"data/{self.slug}-first-of-three.txt"
+
+    @property
     def json_file(self) -> str:
         return f"data/{self.slug}.json"
 
@@ -90,6 +95,10 @@ class BoardPage:
     @property
     def fraction_size(self) -> str:
         return size_text(len(_fraction_text(self.record).encode()))
+
+    @property
+    def three_size(self) -> str:
+        return size_text(len(_fraction_text(self.record, "three").encode()))
 
     @property
     def csv_size(self) -> str:
@@ -126,8 +135,9 @@ def _render(env: Environment, name: str, **context: Any) -> str:
         raise SiteError(f"templates/{name}: {exc.message}") from None
 
 
-def _fraction_text(record: dict[str, Any]) -> str:
-    p = record["results"]["first_player_wins"]
+def _fraction_text(record: dict[str, Any], players: str = "two") -> str:
+    """numerator/denominator of the first player's exact chance, with two or three players."""
+    p = record["results"]["first_player_wins"] if players == "two" else record["players"]["first_of_three"]
     return f"{p['numerator']}/{p['denominator']}\n"
 
 
@@ -242,6 +252,8 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
                                                   tables=board_tables(page.record, list(charts)))
         files[page.json_file] = page.json_text
         files[page.fraction_file] = _fraction_text(page.record)
+        if page.three_file:
+            files[page.three_file] = _fraction_text(page.record, "three")
         files[page.csv_file] = _distribution_csv(page.record)
         files[page.squares_file] = _squares_csv(page.record)
         files[page.share_file] = figures.share_image(page.record["results"]["board"], _headlines(page.record))

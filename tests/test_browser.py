@@ -150,11 +150,27 @@ def test_copy_button_copies_the_whole_fraction(server: str, watched: Watched, bu
     page = watched.page
     p = next(r for r in bundled_records if r["slug"] == "classic")["results"]["first_player_wins"]
     page.goto(server + "/boards/classic/")
-    page.locator(".fraction summary").click()
+    page.locator(".fraction summary").first.click()
     page.locator(".fraction button[data-md-type='copy']").click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.strip() == f"{p['numerator']}/{p['denominator']}"
     assert len(copied.strip()) == 4453 * 2 + 1
+    watched.assert_clean()
+
+
+def test_the_three_player_fraction_loads_when_its_box_is_opened(server: str, watched: Watched,
+                                                               bundled_records: list[dict]) -> None:
+    page = watched.page
+    three = next(r for r in bundled_records if r["slug"] == "classic")["players"]["first_of_three"]
+    loaded: list[str] = []
+    page.on("request", lambda request: loaded.append(request.url))
+    page.goto(server + "/boards/classic/")
+    page.wait_for_load_state("networkidle")
+    assert not [u for u in loaded if u.endswith("first-of-three.txt")], "nothing is fetched before it is asked for"
+    page.locator(".fraction summary", has_text="175,755 digits").click()
+    box = page.locator("pre.chutes-fraction")
+    page.wait_for_function("document.querySelector('pre.chutes-fraction').dataset.loaded === 'yes'")
+    assert box.text_content() == f"{three['numerator']}/{three['denominator']}"
     watched.assert_clean()
 
 

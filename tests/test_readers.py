@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
@@ -11,11 +12,13 @@ from site_build import pages
 from site_build.checks import SiteError
 
 
-def test_a_test_board_is_built_but_kept_out_of_menu_home_and_comparison(built_site: Path) -> None:
+def test_a_test_board_is_built_but_kept_out_of_menu_home_comparison_and_search(built_site: Path) -> None:
     tiny = "A 10-square test board"
     assert (built_site / "boards" / "tiny" / "index.html").is_file(), "its page is still built"
     for page in ("index.html", "compare/index.html", "boards/classic/index.html"):
         assert tiny not in (built_site / page).read_text(), page
+    found = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
+    assert not [d for d in found if d["location"].startswith("boards/tiny/")], "search does not offer it"
     assert tiny in (built_site / "data" / "index.html").read_text(), "its data stay downloadable"
 
 

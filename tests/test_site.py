@@ -51,6 +51,33 @@ def test_headline_numbers_in_words(built_site: Path, bundled_records: list[dict]
     assert "508 in 1,000" in home and "Chutes and Ladders (Milton Bradley, 1943)" in home
 
 
+def test_the_first_of_three_players_is_shown_exactly_where_the_record_has_it(
+        built_site: Path, bundled_records: list[dict]) -> None:
+    """The page shows the first 50 digits and the sizes, and links (never inlines) the whole fraction, which
+    lies inside the certified seat-1-of-3 interval; a board without it says why."""
+    from fractions import Fraction
+
+    shown = 0
+    for record in bundled_records:
+        slug, three = record["slug"], record["players"]["first_of_three"]
+        html = (built_site / "boards" / slug / "index.html").read_text()
+        text = built_site / "data" / f"{slug}-first-of-three.txt"
+        if "skipped" in three:
+            assert plain(three["skipped"]) in html and not text.exists()
+            continue
+        shown += 1
+        assert text.read_text() == f"{three['numerator']}/{three['denominator']}\n"
+        assert f'href="../../data/{slug}-first-of-three.txt"' in html and 'class="chutes-fraction"' in html
+        assert f"{three['numerator_digits']:,} digits" in html
+        assert " ".join(three["decimal"][2 + 5 * i:7 + 5 * i] for i in range(10)) in html
+        if len(three["numerator"]) > 60:
+            assert three["numerator"][:60] not in html, "too long to inline: loaded when the box is opened"
+        exact = Fraction(int(three["numerator"]), int(three["denominator"]))
+        certified = record["players"]["seats"]["3"][0]
+        assert abs(exact - Fraction(certified["decimal"])) <= Fraction(certified["error_bound"])
+    assert shown >= 7
+
+
 def test_whole_fraction_is_kept_out_of_the_search_index(built_site: Path, bundled_records: list[dict]) -> None:
     index = (built_site / "search" / "search_index.json").read_text()
     assert "Going first" in index, "the board pages are indexed"

@@ -1,7 +1,8 @@
 /*
  * Loads what a page needs, and only that: charts.js (which fetches plotly.js) on a page with a chart,
- * engine.js then calculator.js with the calculator, alive.js on a board page, and on the design page its
- * stylesheet, engine.js, calculator.js and designer.js. Instant navigation changes pages without a new
+ * engine.js then calculator.js with the calculator, alive.js on a board page, fraction.js with a fraction
+ * too long for its page, and on the design page its stylesheet, engine.js, calculator.js and designer.js.
+ * Instant navigation changes pages without a new
  * document: this looks again after every change of page; each script loads once, after those before it.
  */
 (function () {
@@ -11,6 +12,7 @@
   var NEEDS = [[".chutes-figure", ["charts.js"]],
                [".chutes-calculator-data", ["engine.js", "calculator.js"]],
                [".chutes-alive-data", ["alive.js"]],
+               [".chutes-fraction", ["fraction.js"]],
                [".chutes-designer", ["engine.js", "calculator.js", "designer.js"]]];
   var loading = {};
 
