@@ -27,7 +27,7 @@ from compute.limits import MAX_DIE
 from compute.storage import key_of, read_checked, store
 from compute.sweep import PartStore, run_pieces
 
-SWEEP_FORMAT = 1
+SWEEP_FORMAT = 2
 """The version of a stored sweep's layout (its own, apart from the board record's SCHEMA_VERSION)."""
 JUMPS_PER_PIECE = 200
 """Candidates per piece of the add-jump sweep: fixed, so that a sweep resumed with another number of

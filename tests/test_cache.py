@@ -85,7 +85,9 @@ def test_corrupt_file_is_detected_and_recomputed(boards_dir: Path, tmp_path: Pat
     if damage == "truncate":
         path.write_bytes(good[: len(good) // 2])
     elif damage == "edit":
-        path.write_bytes(good.replace(b'"expected_turns": {', b'"expected_turns": {"x": 1, ', 1))
+        edited = good.replace(b'"expected_turns":{', b'"expected_turns":{"x":1,', 1)
+        assert edited != good
+        path.write_bytes(edited)
     elif damage == "garbage":
         path.write_bytes(b"\x00\xff" * 100)
     else:
