@@ -7,11 +7,13 @@ the key or entry, and what is wrong; the command line prints it as it is.
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 import stat
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -104,9 +106,14 @@ class Board(BaseModel):
         """The winning square."""
         return self.squares
 
+    @cached_property
+    def _move(self) -> Callable[[int, int], int]:
+        """The rule with this board bound once (a private attribute costs a slow lookup on every call)."""
+        return functools.partial(roll_target, self.squares, self.overshoot, self._jumps)
+
     def move(self, square: int, roll: int) -> int:
         """Square after one roll from `square` (the rules: `compute.rules`)."""
-        return roll_target(self.squares, self.overshoot, self._jumps, square, roll)
+        return self._move(square, roll)
 
     def canonical(self) -> dict[str, Any]:
         """Everything that determines the results, in a fixed form (title and source excluded)."""

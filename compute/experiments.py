@@ -308,19 +308,20 @@ def _iterate(chain: TurnChain, pairs: Sequence[tuple[int, int]], sparse: bool) -
     active = np.arange(J)
     out: list[float | None] = [None] * J
     jumps = _sparse_jumps(U, V) if sparse else None
+    rows = up = None
     for _ in range(MAX_FLOAT_TURNS):
         if jumps is not None:
             positions, values, foot, top = jumps
-            rows = np.arange(len(active))
-            XU = X[rows, positions[:, 0]] * values[:, 0]
-            for m in range(1, positions.shape[1]):
-                XU = XU + X[rows, positions[:, m]] * values[:, m]
+            if rows is None or len(rows) != len(active):  # where the jumps' tops are, once per active set
+                rows = np.arange(len(active))
+                up = top >= 0
+                up_rows, up_top = rows[up], top[up]
+            XU = (X[rows[:, None], positions] * values).sum(axis=1)  # a row's few terms, added in order
             p = X @ r - XU * vsum[:, 0]
             total += p * p
             X = X @ Q
             X[rows, foot] -= XU
-            up = top >= 0
-            X[rows[up], top[up]] += XU[up]
+            X[up_rows, up_top] += XU[up]
         else:
             XU = np.matmul(X[:, None, :], U)[:, 0, :]
             p = X @ r - np.einsum("jr,jr->j", XU, vsum)

@@ -43,11 +43,12 @@ Nothing is rounded at any point in either method.
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -84,14 +85,31 @@ def krylov(chain: TurnChain, square_index: int, right: list[int], terms: int) ->
 def _primes_above_bits(bits: float, modulus: int = 1, residue: int = 0) -> list[int]:
     """Consecutive primes just above 2^62 (those ≡ residue mod `modulus`) whose product exceeds 2^bits."""
     primes: list[int] = []
-    p = gmpy2.mpz(1) << 62
     total = 0.0
-    while total <= bits:
-        p = gmpy2.next_prime(p)
-        if p % modulus == residue % modulus:
-            primes.append(int(p))
-            total += math.log2(int(p))
+    for p in _primes_above_62(modulus, residue % modulus):
+        if total > bits:
+            break
+        primes.append(p)
+        total += math.log2(p)
     return primes
+
+
+@functools.cache
+def _prime_list(modulus: int, residue: int) -> list[int]:
+    """The primes above 2^62 ≡ residue (mod modulus) found so far in this process (grown by `_primes_above_62`)."""
+    return []
+
+
+def _primes_above_62(modulus: int, residue: int) -> Iterator[int]:
+    """The primes above 2^62 in the class, in order: those found before first, then new ones (kept)."""
+    found = _prime_list(modulus, residue)
+    yield from list(found)
+    p = gmpy2.mpz(found[-1] if found else 1 << 62)
+    while True:
+        p = gmpy2.next_prime(p)
+        if p % modulus == residue:
+            found.append(int(p))
+            yield int(p)
 
 
 def _next_primes(after: int, count: int) -> list[int]:
