@@ -240,9 +240,21 @@ def _paths(fn):
     return _project_option(fn)
 
 
+def _fewer_records_than_boards(project: Project) -> bool:
+    """A quick look before the heavy imports: is some board surely not cached yet?"""
+    def count(folder: Path, pattern: str) -> int:
+        return sum(1 for _ in folder.glob(pattern)) if folder.is_dir() else 0
+
+    return count(project.cache_dir, "*.json") < count(project.boards_dir, "*.toml")
+
+
 def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False):
     """The compute stage as the build stage calls it: bring the cache up to date, return the record files."""
     def records(project: Project) -> list[Path]:
+        from compute.sweep import start_workers_early
+
+        if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
+            start_workers_early("compute.cache")  # the workers' imports overlap this process's own
         from compute.cache import ResultCache, load_all, update
 
         boards = load_all(project.boards_dir, only)

@@ -79,15 +79,19 @@ def first_of_three(chain: TurnChain, parallel: bool | None = None) -> dict[str, 
     return fraction_json(threeplayer.first_of_three_wins(chain, parallel))
 
 
-EXPERIMENT_SECONDS = 3.0
-"""About what the experiments take on a 100-square board (they are run only up to EXPERIMENTS_MAX_SQUARES)."""
+EXPERIMENT_SECONDS = 2.5
+"""About what the experiments take on a 100-square board (run only up to EXPERIMENTS_MAX_SQUARES squares);
+twice that with a roll-again rule, whose added jumps change the turn matrix by dense updates."""
 
 
 def record_seconds(board: Board) -> float:
     """A rough estimate of `board_record`'s time, to start the longest boards first."""
     three = threeplayer.estimated_seconds(turn_chain(board))
+    experiments = 0.0
+    if board.squares <= EXPERIMENTS_MAX_SQUARES:
+        experiments = EXPERIMENT_SECONDS * (2 if board.roll_again_on else 1)
     return (cost.estimated_seconds(board)[0] + (three if three <= threeplayer.THREE_PLAYER_BUDGET else 0.0)
-            + (EXPERIMENT_SECONDS if board.squares <= EXPERIMENTS_MAX_SQUARES else 0.0))
+            + experiments)
 
 
 def _experiments(board: Board, folder: Path | None, jobs: int, force: bool) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from compute.assemble import board_record, cache_key, record_seconds
 from compute.boards import Board, BoardError, board_files, load_board
 from compute.record import check_record
 from compute.storage import read_checked, store
-from compute.sweep import PartStore, run_pieces
+from compute.sweep import PartStore, run_pieces, start_workers_early
 
 
 @dataclass
@@ -142,6 +142,9 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
 
 def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[[str], None],
             progress: bool | None, jobs: int) -> list[Outcome]:
+    missing = [b for b in boards if force or not cache.path(b.slug, cache_key(b)).exists()]
+    if jobs > 1 and len(missing) > 1:
+        start_workers_early(__name__)  # their imports overlap the checks of the cached records below
     outcomes: dict[str, Outcome] = {}
     todo: list[Board] = []
     for board in boards:
@@ -155,30 +158,32 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
             outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, record["key"]), False,
                                            time.perf_counter() - started)
     todo.sort(key=record_seconds, reverse=True)  # the longest first: the last ones to finish are short
-    experiments = cache.directory / "experiments"
-    pieces = [(board, experiments, force, 1 if len(todo) > 1 else jobs) for board in todo]
-    run_pieces(timed_record, pieces, jobs=min(jobs, len(todo)), parts=_Into(cache, outcomes), desc="compute",
+    pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs) for board in todo]
+    run_pieces(stored_record, pieces, jobs=min(jobs, len(todo)), parts=_Into(outcomes), desc="compute",
                progress=progress)
     return [outcomes[board.slug] for board in boards]
 
 
-def timed_record(board: Board, experiments_dir: Path, force: bool, jobs: int) -> tuple[dict[str, Any], float]:
-    """A board's record, checked, and the seconds it took (run in a worker when several boards are due)."""
+def stored_record(board: Board, directory: Path, force: bool, jobs: int) -> tuple[str, float]:
+    """Compute a board's record, check it and store it in the cache folder; where, and the seconds it took.
+
+    Run in a worker when several boards are due (the record is written there and never travels back)."""
     started = time.perf_counter()
-    record = board_record(board, experiments_dir=experiments_dir, jobs=jobs, force=force)
+    record = board_record(board, experiments_dir=directory / "experiments", jobs=jobs, force=force)
     problem = check_record({**record, "checksum": ""})
     if problem:
         raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {problem}")
-    return record, time.perf_counter() - started
+    return str(ResultCache(directory).store(record)), time.perf_counter() - started
 
 
 class _Into(PartStore):
-    """Where `run_pieces` puts each finished board: straight into the cache (nothing to resume from)."""
+    """What `run_pieces` does with each finished board: note the outcome (nothing to resume from)."""
 
-    def __init__(self, cache: ResultCache, outcomes: dict[str, Outcome]) -> None:
+    def __init__(self, outcomes: dict[str, Outcome]) -> None:
         super().__init__(None)
-        self.cache, self.outcomes = cache, outcomes
+        self.outcomes = outcomes
 
     def save(self, n: int, value: Any, piece: Sequence[Any] = ()) -> None:
-        record, seconds = value
-        self.outcomes[record["slug"]] = Outcome(record["slug"], self.cache.store(record), True, seconds)
+        path, seconds = value
+        board = piece[0]
+        self.outcomes[board.slug] = Outcome(board.slug, Path(path), True, seconds)

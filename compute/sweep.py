@@ -12,6 +12,7 @@ import ctypes
 import hashlib
 import json
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import shutil
 import signal
@@ -133,6 +134,13 @@ def _context(fn: Callable[..., Any]) -> multiprocessing.context.BaseContext:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([fn.__module__])
     return context
+
+
+def start_workers_early(module: str) -> None:
+    """Start the server that forks the workers of `run_pieces` for a function of `module` now (with that
+    module imported), so that its imports overlap whatever the caller does before the pool starts."""
+    multiprocessing.get_context("forkserver").set_forkserver_preload([module])
+    multiprocessing.forkserver.ensure_running()
 
 
 def _worker_start(owner: int) -> None:
