@@ -502,8 +502,19 @@ def write_markdown(results: dict[str, object]) -> None:
     if site["plotly_js_bytes"]:
         lines += ["", f"plotly.js, shared by every page and cached by the browser: "
                       f"{site['plotly_js_bytes'] / 1e6:.1f} MB."]
-    (HERE / "results.md").write_text("\n".join(lines) + "\n")
+    (HERE / "results.md").write_text("\n".join(lines) + "\n" + _other_sections())
     print("\n".join(lines))
+
+
+def _other_sections() -> str:
+    """The sections other benchmark scripts keep in results.md, between their `<!-- name: begin -->` and
+    `<!-- name: end -->` markers (kept as they are)."""
+    path = HERE / "results.md"
+    text = path.read_text() if path.exists() else ""
+    blocks = re.findall(r"\n<!-- ([\w.-]+): begin -->.*?<!-- \1: end -->\n", text, re.S)
+    kept = [re.search(rf"\n<!-- {re.escape(name)}: begin -->.*?<!-- {re.escape(name)}: end -->\n", text, re.S)
+            for name in blocks]
+    return "".join(m.group(0) for m in kept if m)
 
 
 if __name__ == "__main__":
