@@ -323,14 +323,14 @@ def site_stage() -> dict[str, object]:
     """The published-site pipeline as a user runs it (separate processes, so start-up counts)."""
     with tempfile.TemporaryDirectory() as tmp:
         cache, site = Path(tmp) / "cache", Path(tmp) / "site"
-        cold, cold_cpu, log = _timed_process("chutes", "compute", "--cache", str(cache))
+        cold, _, log = _timed_process("chutes", "compute", "--cache", str(cache))
         unchanged = _timed_command("compute", "--cache", str(cache))
         build = _timed_command("build", "--cache", str(cache), "--site-dir", str(site))
         pages = {p.parent.name: p.stat().st_size for p in sorted((site / "boards").glob("*/index.html"))}
         plotly = site / "assets" / "javascripts" / "plotly.min.js"
         shared = plotly.stat().st_size if plotly.exists() else None
     per_board = {m[1]: float(m[2]) for m in re.finditer(r"^\s*([\w-]+): computed in ([\d.]+) s", log, re.M)}
-    return {"compute_cold_s": cold, "compute_cold_cpu_s": cold_cpu, "compute_per_board_s": per_board,
+    return {"compute_cold_s": cold, "compute_per_board_s": per_board,
             "compute_unchanged_s": unchanged, "build_from_cache_s": build,
             "board_page_bytes": pages, "plotly_js_bytes": shared}
 
@@ -360,7 +360,8 @@ def budget_lines(results: dict[str, object]) -> list[str]:
     cpu_ratio = records[cpu_slowest]["cpu_s"] / records["classic"]["cpu_s"]
     lines += [
         f"| `chutes compute`, all {len(per_board)} bundled boards, empty cache | ≤ {COMPUTE_BUDGET:.0f} s | "
-        f"{site['compute_cold_s']:.1f} s | {site['compute_cold_cpu_s']:.1f} s | "
+        f"{site['compute_cold_s']:.1f} s | {sum(r['cpu_s'] for r in records.values()):.1f} s (the boards one by one, "
+        f"in-process; the command spreads them over the cores) | "
         f"{held(site['compute_cold_s'] <= COMPUTE_BUDGET)} | "
         + ", ".join(f"{k} {v:.0f} s" for k, v in top) + " (CPU, all boards, in-process) |",
         f"| slowest bundled board ÷ classic, `chutes compute` | ≤ {SLOWEST_RATIO_BUDGET}× | "
@@ -492,8 +493,7 @@ def write_markdown(results: dict[str, object]) -> None:
     lines += [
         "", "The published site (each step a separate `chutes` process, all bundled boards):", "",
         "| what | budget | measured |", "|---|---|---|",
-        f"| `chutes compute`, empty cache | ≤ {COMPUTE_BUDGET:.0f} s | {site['compute_cold_s']:.1f} s "
-        f"({site['compute_cold_cpu_s']:.1f} s CPU) |",
+        f"| `chutes compute`, empty cache | ≤ {COMPUTE_BUDGET:.0f} s | {site['compute_cold_s']:.1f} s |",
         f"| `chutes compute`, nothing changed | ≤ 2 s | {site['compute_unchanged_s']:.1f} s |",
         f"| `chutes build` from the cache | ≤ 30 s | {site['build_from_cache_s']:.1f} s |",
         f"| heaviest board page without the shared plotly.js ({heaviest}) | ≤ 1.5 MB | "

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import gmpy2
 import numpy as np
 from flint import fmpq, fmpq_mat
 from threadpoolctl import threadpool_limits
@@ -139,7 +140,9 @@ class JumpEffect:
     @property
     def counterintuitive(self) -> bool:
         """A ladder that lengthens the game, or a chute that shortens it."""
-        return self.delta is not None and (self.delta > 0 if self.kind == "ladder" else self.delta < 0)
+        if self.delta is None:
+            return False
+        return self.delta.numerator > 0 if self.kind == "ladder" else self.delta.numerator < 0
 
 
 class RollChain:
@@ -367,8 +370,8 @@ def scan_json(effects: Sequence[JumpEffect], firsts: Sequence[float | None], bas
     changed = [(e, r) for e, r in zip(effects, rows) if e.status == "changed"]
 
     def top(kind: str, sign: int) -> list[dict[str, Any]]:
-        chosen = [(e, r) for e, r in changed if e.kind == kind and (e.delta > 0) == (sign > 0)]
-        chosen.sort(key=lambda er: (-sign * er[0].delta, er[0].source, er[0].target))
+        chosen = [(e, r) for e, r in changed if e.kind == kind and (e.delta.numerator > 0) == (sign > 0)]
+        chosen.sort(key=lambda er: (-sign * gmpy2.mpq(er[0].delta), er[0].source, er[0].target))  # GMP compares fast
         return [r for _, r in chosen[:TOP]]
 
     return {"min_length": min_length, "candidates": len(effects),

@@ -115,6 +115,7 @@ def from_power_sums(B: list[int], L: int) -> list[int]:
     g[0] = gmpy2.mpz(1)
     acc = [gmpy2.mpz(0)] * (L + 1)
     big = [gmpy2.mpz(b) for b in B]
+    B_poly = fmpz_poly(B)  # mul_low below reads only the first terms it needs
 
     def solve(lo: int, hi: int) -> None:
         if hi - lo <= NEWTON_BLOCK:
@@ -126,7 +127,7 @@ def from_power_sums(B: list[int], L: int) -> list[int]:
             return
         mid = (lo + hi) // 2
         solve(lo, mid)
-        share = fmpz_poly([int(x) for x in g[lo:mid]]).mul_low(fmpz_poly(B[:hi - lo]), hi - lo).coeffs()
+        share = fmpz_poly([int(x) for x in g[lo:mid]]).mul_low(B_poly, hi - lo).coeffs()
         for n in range(mid, min(hi, lo + len(share))):
             acc[n] += int(share[n - lo])
         solve(mid, hi)
