@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import struct
 import threading
 import zlib
@@ -11,16 +10,13 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import chain
-from playwright.sync_api import Browser, Page, sync_playwright
+from conftest import Watched, chain
+from playwright.sync_api import Browser, Page
 
 from compute.players import position_chances
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("CHUTES_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # Charts are drawn as they come near the screen: waiting for all of them scrolls to the next one not yet drawn.
 ALL_RENDERED = ("() => { const charts = Array.from(document.querySelectorAll('.chutes-chart'));"
                 " const next = charts.find(e => !e.dataset.rendered);"
@@ -35,39 +31,6 @@ def server(built_site: Path, site_http: ThreadingHTTPServer) -> Iterator[str]:
     thread.start()
     yield f"http://127.0.0.1:{site_http.server_address[1]}"
     site_http.shutdown()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium; the test fails (it is not skipped) if it is missing: scripts/test installs it."""
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} not found: install Debian's chromium (scripts/test does)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield b
-        b.close()
-
-
-class Watched:
-    """A page with everything that went wrong on it recorded: console errors, page errors, outside requests."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        page.route("**/*", self._route)
-
-    def _route(self, route) -> None:
-        url = route.request.url
-        if url.startswith(("http://127.0.0.1:", "data:", "blob:")):
-            route.continue_()
-        else:
-            self.outside.append(url)
-            route.abort()
-
-    def assert_clean(self) -> None:
-        assert self.errors == [] and self.outside == []
 
 
 @pytest.fixture
@@ -99,6 +62,7 @@ def test_every_page_loads_and_every_chart_renders(built_site: Path, server: str,
 def test_charts_render_after_instant_navigation(server: str, watched: Watched) -> None:
     page = watched.page
     page.goto(server + "/")
+    page.wait_for_load_state("networkidle")  # instant navigation takes over only the links of the sitemap it fetched
     page.evaluate("window.__sameDocument = true")
     for where, link, path in ((".md-content", "Chutes and Ladders (Milton Bradley, 1943)", "/boards/classic/"),
                               (".md-nav--primary", "Compare boards", "/compare/"),
@@ -541,6 +505,7 @@ def test_the_board_comes_alive_with_its_slider_play_button_and_table(server: str
     record = next(r for r in bundled_records if r["slug"] == "classic")
     last_turn = record["series"]["positions"]["turns"][-1]
     page.goto(server + "/")
+    page.wait_for_load_state("networkidle")  # instant navigation takes over only the links of the sitemap it fetched
     page.evaluate("window.__sameDocument = true")
     page.locator(".md-content").get_by_role("link", name="Chutes and Ladders (Milton Bradley, 1943)").first.click()
     page.wait_for_url(server + "/boards/classic/")

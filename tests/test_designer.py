@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import BUNDLED, REPOSITORY, board
-from playwright.sync_api import Browser, Page, sync_playwright
+from conftest import BUNDLED, REPOSITORY, Watched, board
+from playwright.sync_api import Browser, Page
 from pydantic import ValidationError
-from test_browser import CHROMIUM, CHROMIUM_FLAGS, Watched
 
 from compute.boards import Board, BoardError, board_problems, parse_board
 from compute.chain import turn_chain
@@ -111,18 +110,9 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} not found: install Debian's chromium (scripts/test does)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def designer(chromium: Browser) -> Iterator[Watched]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+def designer(browser: Browser) -> Iterator[Watched]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     yield Watched(context.new_page())
     context.close()
 
@@ -310,10 +300,10 @@ def test_keyboard_pointer_and_form_make_move_and_remove_jumps(site: str, designe
 
 
 @pytest.mark.browser
-def test_the_design_page_is_accessible_light_and_fits_a_phone(site: str, chromium: Browser) -> None:
+def test_the_design_page_is_accessible_light_and_fits_a_phone(site: str, browser: Browser) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     sizes: dict[str, int] = {}
     page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body())) if r.status == 200 else None)
@@ -330,7 +320,7 @@ def test_the_design_page_is_accessible_light_and_fits_a_phone(site: str, chromiu
     assert page.locator(".design-announce").get_attribute("aria-live") == "polite"
     page.wait_for_function("document.querySelector('.design-announce').textContent.startsWith('Average game 39.60')")
     context.close()
-    phone = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = phone.new_page()
     page.goto(site + "/design/?squares=400&die=20&jumps=5-390,399-1")
     page.wait_for_function(READY)
