@@ -135,6 +135,8 @@ def test_the_three_player_fraction_loads_when_its_box_is_opened(server: str, wat
     box = page.locator("pre.chutes-fraction")
     page.wait_for_function("document.querySelector('pre.chutes-fraction').dataset.loaded === 'yes'")
     assert box.text_content() == f"{three['numerator']}/{three['denominator']}"
+    assert page.evaluate("(p => p.scrollWidth <= p.clientWidth + 1)(document.querySelector('pre.chutes-fraction'))"), \
+        "the digits wrap inside their box"
     watched.assert_clean()
 
 
