@@ -32,10 +32,7 @@ agree. Nothing is rounded.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -43,7 +40,7 @@ import gmpy2
 from flint import ctx, fmpq_series, fmpz_mat, fmpz_poly, nmod_poly
 
 from compute.chain import TurnChain
-from compute.twoplayer import _crt_many, _primes_above_bits, _reduced_fraction, krylov
+from compute.twoplayer import _crt_many, _primes_above_bits, _reduced_fraction, _run_parallel, krylov
 
 PARALLEL_PRIMES = 2000
 """Above this many primes the residues are shared with a second process."""
@@ -294,14 +291,7 @@ def denominator_and_numerator(setup: ThreeSetup, parallel: bool | None = None) -
     G_mod = [int(x) for x in st.G_mod.coeffs()]
     w = [int(x) for x in st.w.coeffs()]
     use_pool = (len(primes) > PARALLEL_PRIMES) if parallel is None else parallel
-    if use_pool and (os.cpu_count() or 1) > 1:
-        half = len(primes) // 2
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
-            future = pool.submit(_residues, F, G_mod, w, st.cube_cofactor, primes[:half])
-            rest = _residues(F, G_mod, w, st.cube_cofactor, primes[half:])
-            residues = future.result() + rest
-    else:
-        residues = _residues(F, G_mod, w, st.cube_cofactor, primes)
+    residues = _run_parallel(_residues, (F, G_mod, w, st.cube_cofactor), primes, use_pool)
     kept = [(r, p) for r, p in zip(residues, primes) if r is not None]
     main, spare = kept[:-SPARE_PRIMES], kept[-SPARE_PRIMES:]
     if len(main) * PRIME_BITS <= need or len(spare) < SPARE_PRIMES:

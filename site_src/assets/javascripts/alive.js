@@ -223,11 +223,5 @@
 
   window.chutesAlive = { setup: setupAll };
 
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(setupAll);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setupAll);
-  } else {
-    setupAll();
-  }
+  window.chutesEachPage(setupAll);
 })();

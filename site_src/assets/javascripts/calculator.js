@@ -145,11 +145,5 @@
 
   window.chutesCalculator = { setup: setup };
 
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(setupAll);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setupAll);
-  } else {
-    setupAll();
-  }
+  window.chutesEachPage(setupAll);
 })();

@@ -273,11 +273,5 @@
 
   window.chutesCharts = { render: renderEverything, refresh: refresh, imageFigure: imageFigure, saveImage: saveImage };
 
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(renderAll);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", renderAll);
-  } else {
-    renderAll();
-  }
+  window.chutesEachPage(renderAll);
 })();

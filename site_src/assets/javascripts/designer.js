@@ -866,11 +866,5 @@
     analyse: function () { return current ? current.analyse() : null; }
   };
 
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(setupAll);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setupAll);
-  } else {
-    setupAll();
-  }
+  window.chutesEachPage(setupAll);
 })();

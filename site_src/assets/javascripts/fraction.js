@@ -37,11 +37,5 @@
     });
   }
 
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(setupAll);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setupAll);
-  } else {
-    setupAll();
-  }
+  window.chutesEachPage(setupAll);
 })();

@@ -44,11 +44,17 @@
     });
   }
 
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(load);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", load);
-  } else {
-    load();
-  }
+  /* Run `setup` on this page and again after every instant navigation (the scripts above, and pace.js,
+     set themselves up through this). */
+  window.chutesEachPage = function (setup) {
+    if (typeof window.document$ !== "undefined") {
+      window.document$.subscribe(setup);
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", setup);
+    } else {
+      setup();
+    }
+  };
+
+  window.chutesEachPage(load);
 })();

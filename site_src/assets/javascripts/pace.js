@@ -41,6 +41,5 @@
     });
   }
 
-  if (typeof document$ !== "undefined") document$.subscribe(setUp);
-  else document.addEventListener("DOMContentLoaded", setUp);
+  window.chutesEachPage(setUp);
 })();
