@@ -31,6 +31,11 @@ from site_build.words import FILTERS, per_thousand, rounded
 UNLISTED = "\nlisted: false\n"
 SKIP_SOURCES = {"boards", "literature.toml"}
 LITERATURE = "literature.toml"
+INLINE_FRACTION_CHARS = 50_000
+"""The longest first-player fraction (characters of text) put whole in its board page. Page weight: a
+1,000-square board's is some 850 kB, which with the chart library would take the page over its 3 MB budget,
+while every bundled board's (9 kB at most) stays inline. A longer one is loaded from its text file when its
+box is opened, like the first of three players'."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,11 @@ class BoardPage:
     @property
     def fraction_file(self) -> str:
         return f"data/{self.slug}-first-player.txt"
+
+    @property
+    def fraction_inline(self) -> bool:
+        """Whether the first player's fraction is short enough to be put whole in the page (INLINE_FRACTION_CHARS)."""
+        return len(_fraction_text(self.record)) <= INLINE_FRACTION_CHARS
 
     @property
     def three_file(self) -> str | None:

@@ -27,6 +27,15 @@ def _squares_table(board: dict[str, Any], values: list[float | None], header: st
     return html_table(["Square", header], rows, caption)
 
 
+def _state_map_note(mapped: int, turn_states: int) -> str:
+    """Where the rest of the state map is: the JSON when it holds every square, else only the calculator
+    (a big board's map, and its JSON, keep an evenly spaced sample of the squares)."""
+    if mapped < turn_states:
+        return (f"(the {mapped:,} evenly spaced squares of the map, of the {turn_states:,} where a turn can start; "
+                "the calculator below gives any other square)")
+    return "(the full table is in the JSON on the data page)"
+
+
 def board_tables(record: dict[str, Any], names: list[str]) -> dict[str, str]:
     """A table for each named chart of a board page."""
     r = record
@@ -72,8 +81,8 @@ def board_tables(record: dict[str, Any], names: list[str]) -> dict[str, str]:
     out["state-map"] = html_table(
         ["Both players on square", "The player to move wins"],
         [[sq, percent(row[i], 2)] for i, (sq, row) in enumerate(zip(sm["squares"], sm["mover_wins"]))],
-        "Two players on the same square: the chance that the one about to move wins (the full table is "
-        "in the JSON on the data page)")
+        "Two players on the same square: the chance that the one about to move wins "
+        + _state_map_note(len(sm["squares"]), r["results"]["turn_states"]))
     x = r["experiments"]
     if "skipped" not in x:
         dice = x["dice"]["dice"]

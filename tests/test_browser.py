@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import struct
 import threading
 import zlib
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import Watched, chain
+from conftest import Watched, chain, new_project
 from playwright.sync_api import Browser, Page
 
+from chutes.cli import compute_stage
 from compute.players import position_chances
+from site_build import pages, pipeline
 
 pytestmark = pytest.mark.browser
 
@@ -567,3 +570,38 @@ def test_the_turn_shown_is_in_the_address(server: str, open_page, bundled_record
     _alive_matches_the_record(again.page, record, last_turn)
     watched.assert_clean()
     again.assert_clean()
+
+
+class _QuietFiles(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_a_long_two_player_fraction_loads_when_its_box_is_opened(tmp_path: Path, monkeypatch,
+                                                                 watched: Watched) -> None:
+    """A site whose two-player fraction is past the inline limit (lowered here, so that the 10-square board's
+    is): the page has a box that fetches nothing until it is opened, then shows the fraction from its file."""
+    monkeypatch.setattr(pages, "INLINE_FRACTION_CHARS", 5)
+    project = new_project(tmp_path / "long")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietFiles, directory=str(project.site_dir)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        site = pipeline.build_site(project, compute_stage(quiet=True), url)
+        fraction = (site / "data" / "tiny-first-player.txt").read_text().strip()
+        page = watched.page
+        loaded: list[str] = []
+        page.on("request", lambda request: loaded.append(request.url))
+        page.goto(url + "boards/tiny/")
+        page.wait_for_load_state("networkidle")
+        assert not [u for u in loaded if u.endswith("first-player.txt")], "nothing is fetched before it is asked for"
+        box = page.locator(".fraction details", has=page.locator('a[href$="tiny-first-player.txt"]'))
+        assert box.locator("code").count() == 0, "the fraction is not in the page"
+        box.locator("summary").click()
+        pre = box.locator("pre.chutes-fraction")
+        pre.and_(page.locator("[data-loaded='yes']")).wait_for()
+        assert pre.text_content() == fraction
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    watched.assert_clean()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import re
@@ -16,7 +17,7 @@ from chutes.cli import compute_stage
 from site_build import figures, pages, pipeline
 from site_build.checks import SiteError, broken_links, outside_references
 from site_build.project import DEFAULT_TEMPLATES
-from site_build.words import per_thousand, plain, rounded
+from site_build.words import per_thousand, percent, plain, rounded
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -285,3 +286,63 @@ def test_the_board_comes_alive_from_the_record(built_site: Path, bundled_records
             assert all(abs(m / 1e6 - v) <= 5.000001e-7 and (m == 0) == (v == 0) for m, v in zip(shown, row))
         assert f'max="{positions["turns"][-1]}"' in html and 'id="chart-alive"' in html
         assert '<label for="alive-turn">Turns played</label>' in html
+
+
+def _classic(records: list[dict]) -> dict:
+    """A copy of the classic board's record, to alter in a test."""
+    return copy.deepcopy(next(r for r in records if r["slug"] == "classic"))
+
+
+def test_a_long_two_player_fraction_is_linked_not_inlined(bundled_records: list[dict], monkeypatch) -> None:
+    """Past INLINE_FRACTION_CHARS (page weight) the page holds a box stating the size of the text, which
+    fraction.js fills from the box's download link; the text file has the whole fraction as before."""
+    record = _classic(bundled_records)
+    p = record["results"]["first_player_wins"]
+    monkeypatch.setattr(pages, "INLINE_FRACTION_CHARS", 1000)
+    files = pages.render_pages([record])
+    md = files["boards/classic.md"]
+    assert p["numerator"][:60] not in md and p["denominator"][:60] not in md
+    assert "```text" not in md and md.count('<pre class="chutes-fraction" tabindex="0">') == 2
+    box = md[md.index('??? note "The whole fraction (4,453 digits over 4,453)"'):md.index("### Closing in on it")]
+    text = " ".join(box.split())
+    assert f"{pages.BoardPage(record).fraction_size} of text, shown here when you open this box." in text
+    assert '[download it as a text file](../data/classic-first-player.txt){ download="classic-first-player.txt" }' \
+        in text and '<pre class="chutes-fraction"' in text
+    assert files["data/classic-first-player.txt"] == f"{p['numerator']}/{p['denominator']}\n"
+    monkeypatch.undo()
+    assert f"```text\n    {p['numerator']}/{p['denominator']}\n" in pages.render_pages([record])["boards/classic.md"]
+
+
+def _state_map_text(record: dict) -> str:
+    """The "Who is ahead" section of the record's board page, its lines joined."""
+    md = pages.render_pages([record])[f"boards/{record['slug']}.md"]
+    return " ".join(md[md.index("### Who is ahead"):md.index("### Try it")].split())
+
+
+def test_a_sampled_state_map_says_what_it_shows(bundled_records: list[dict]) -> None:
+    """A big board's record keeps an evenly spaced sample of the squares in its state map: the page says how
+    many of how many, points to the calculator for the rest, and no longer claims the JSON has them all."""
+    record = _classic(bundled_records)
+    sm = record["players"]["state_map"]
+    full = sm["mover_wins"]
+    keep = range(0, len(sm["squares"]), 2)
+    sm["squares"] = [sm["squares"][i] for i in keep]
+    sm["mover_wins"] = [[full[i][j] for j in keep] for i in keep]
+    assert (len(sm["squares"]), record["results"]["turn_states"]) == (41, 81)
+    text = _state_map_text(record)
+    assert ("A turn can start on 81 squares of this board, too many to draw every pair: the map shows 41 of them, "
+            "evenly spaced from square 0 to square 99.") in text
+    assert "The calculator below gives the chance for any pair of squares, on the map or not" in text
+    assert "the same 41 squares as the map" in text
+    assert "whole table" not in text and "full table" not in text
+    assert "(the 41 evenly spaced squares of the map, of the 81 where a turn can start; the calculator below " \
+        "gives any other square)" in text
+    second = sm["squares"][1]
+    assert f"<tr><td>{second}</td><td>{percent(full[2][2], 2)}</td></tr>" in text, "the diagonal of the sample"
+
+
+def test_a_full_state_map_points_to_the_whole_table(bundled_records: list[dict]) -> None:
+    text = _state_map_text(_classic(bundled_records))
+    assert "the data page's file has the whole table" in text
+    assert "(the full table is in the JSON on the data page)" in text
+    assert "evenly spaced" not in text

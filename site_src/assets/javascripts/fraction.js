@@ -1,7 +1,8 @@
 /*
- * A very long exact fraction (the first of three players: hundreds of kilobytes of digits) is not put in
- * its board page: the page holds a box, and opening the box loads the fraction's text file from this
- * site (the box's own download link) and shows it. Nothing is fetched until a reader asks for it.
+ * A very long exact fraction (the first of three players, or of two on a big board: hundreds of kilobytes
+ * of digits) is not put in its board page: the page holds a box, and opening the box loads the fraction's
+ * text file from this site (the box's own download link) and shows it. Nothing is fetched until a reader
+ * asks for it.
  */
 (function () {
   "use strict";
