@@ -12,6 +12,9 @@ every seat is at most Π_j P(Tⱼ > K), itself an enclosed number. Two players g
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal, localcontext
 from fractions import Fraction
@@ -19,14 +22,22 @@ from typing import Any
 
 import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
+from scipy.sparse import csr_array
 
 from compute.chain import TurnChain
+from compute.lengths import finish_numerators
 from compute.numbers import exact_json
 from compute.twoplayer import pair_wins
 
 DIGITS = 35
 MAX_PLAYERS = 8
 MAX_TURNS = 1_000_000
+STATE_MAP_SQUARES = 100
+"""The most squares the state map's rows and columns show (evenly spaced beyond: 10,000 numbers at most)."""
+BITS_PER_ENTRY = 2
+"""`races_together` expands K exact terms (about K²·log2(s)/2 bits in all) when K·log2(s) is below this many
+times d², else it multiplies a vector of d balls by Q K times (d² entries each): measured, a bit of a term
+costs about what two entries of a product do."""
 
 
 @dataclass(frozen=True)
@@ -80,12 +91,132 @@ def race(chain: TurnChain, squares: list[int] | tuple[int, ...], digits: int = D
     """Certified win chances for players on `squares` (the first listed moves first)."""
     if not 1 <= len(squares) <= MAX_PLAYERS:
         raise ValueError(f"between 1 and {MAX_PLAYERS} players, got {len(squares)}")
+    if len(set(squares)) == 1:
+        return races_together(chain, squares[0], [len(squares)], digits)[len(squares)]
+    with _precision(digits):
+        return _race(chain, tuple(squares), digits)
+
+
+@contextmanager
+def _precision(digits: int) -> Iterator[None]:
+    """Arb's working precision for `digits` certified digits (20 guard digits), restored afterwards."""
     old = ctx.prec
     ctx.prec = int(3.33 * (digits + 20))
     try:
-        return _race(chain, tuple(squares), digits)
+        yield
     finally:
         ctx.prec = old
+
+
+def races_together(chain: TurnChain, square: int, counts: list[int], digits: int = DIGITS) -> dict[int, Race]:
+    """The race of n players who all start on `square`, for each n in `counts`, in one pass.
+
+    Players on one square share one game-length distribution, so each turn k needs only three numbers:
+    P(T = k), P(T > k) and E[(T − k)⁺] (the first seat's expected turns left, for the tail of the expected
+    rounds). The first two are exact (`lengths.finish_numerators`: a power series, not d² work a turn), the
+    third is E[T] − Σ_{j<k} P(T > j); each enters the balls once, so no vector of d balls is iterated. Seat i
+    (from 0) wins at turn k with P(T = k)·P(T > k)ⁱ·P(T ≥ k)ⁿ⁻¹⁻ⁱ; the remainder is bounded as in `race`."""
+    if not all(1 <= n <= MAX_PLAYERS for n in counts):
+        raise ValueError(f"between 1 and {MAX_PLAYERS} players, got {counts}")
+    i = chain.index[square]
+    with _precision(digits):
+        eps = arb(10) ** (-(digits + 2))
+        mean = chain.expected_turns[i]
+        left = arb(fmpq(mean.numerator, mean.denominator))  # E[(T − k)⁺], at k = 0
+        running = {n: _Seats(n) for n in sorted(set(counts))}
+        done: dict[int, Race] = {}
+        top = max(running)
+        needed = _terms_needed(chain, i, digits, min(running))
+        if needed * math.log2(max(chain.scale, 2)) < BITS_PER_ENTRY * chain.size**2:
+            turns = _exact_turns(chain, i, needed)
+        else:
+            turns = _vector_turns(chain, i)
+        before = [arb(1)] * (top + 1)  # P(T ≥ k)ʲ
+        for k, (ends, survive) in enumerate(turns, start=1):
+            left -= before[1]
+            after = [arb(1)]
+            for _ in range(top):
+                after.append(after[-1] * survive)
+            for n, seats in list(running.items()):
+                seats.add(ends, after, before, left)
+                if seats.settled(eps) or k >= MAX_TURNS:
+                    done[n] = seats.race(square)
+                    del running[n]
+            if not running:
+                break
+            before = after
+    return {n: done[n] for n in counts}
+
+
+def _exact_turns(chain: TurnChain, index: int, needed: int) -> Iterator[tuple[arb, arb]]:
+    """(P(T = k), P(T > k)) from state `index` for k = 1, 2, …: exact integers over sᵏ, made balls."""
+    s = chain.scale
+    unit = arb(1) / s
+    power, cumulative, scale = 1, 0, arb(1)  # sᵏ, P(T ≤ k)·sᵏ and s⁻ᵏ
+    for a in finish_numerators(chain, index, needed):
+        power *= s
+        cumulative = cumulative * s + a
+        scale *= unit
+        yield arb(a) * scale, arb(power - cumulative) * scale
+
+
+def _vector_turns(chain: TurnChain, index: int) -> Iterator[tuple[arb, arb]]:
+    """The same from the ball vector eᵢᵀQᵏ, one d×d product a turn (for a huge scale s, where exact terms
+    would grow by log2(s) bits a turn)."""
+    d = chain.size
+    Q = arb_mat(chain.Q_exact())
+    r = arb_mat(d, 1, [arb(fmpq(f, chain.scale)) for f in chain.finish])
+    ones = arb_mat(d, 1, [1] * d)
+    X = arb_mat(1, d, [int(j == index) for j in range(d)])
+    while True:
+        ends = (X * r)[0, 0]
+        X = X * Q
+        yield ends, (X * ones)[0, 0]
+
+
+class _Seats:
+    """The sums of one race of n players on one square, turn by turn (`races_together`)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.wins = [arb(0)] * n
+        self.rounds = arb(1)  # the k = 0 term of E[rounds] = Σ_{k≥0} P(every game lasts more than k turns)
+        self.alive = arb(1)
+        self.tail = arb(0)
+
+    def add(self, ends: arb, after: list[arb], before: list[arb], left: arb) -> None:
+        """Turn k: P(T = k), P(T > k)ʲ and P(T ≥ k)ʲ for j ≤ n, and E[(T − k)⁺]."""
+        n = self.n
+        for i in range(n):
+            self.wins[i] += ends * after[i] * before[n - 1 - i]
+        self.alive = after[n]
+        self.rounds += self.alive
+        self.tail = after[n - 1] * left  # bounds Σ_{j>k} P(every game lasts more than j turns)
+
+    def settled(self, eps: arb) -> bool:
+        return bool(self.alive.upper() < eps.lower() and self.tail.upper() < eps.lower())
+
+    def race(self, square: int) -> Race:
+        remainder = arb(0).union(self.alive.upper())
+        return Race((square,) * self.n, tuple(Certified(w + remainder) for w in self.wins),
+                    Certified(self.rounds + arb(0).union(self.tail.upper())))
+
+
+def _terms_needed(chain: TurnChain, index: int, digits: int, players: int) -> int:
+    """About how many turns a race of `players` from one state runs before it is settled, in floats: until
+    P(T > k)ᵖˡᵃʸᵉʳˢ and the rounds' tail fall below 10^-(digits + 2) (the exact sum goes on if this is short)."""
+    eps = 10.0 ** -(digits + 2)
+    Q, t = csr_array(chain.Q_float), chain.expected_turns_float
+    x = np.zeros(chain.size)
+    x[index] = 1.0
+    k = 0
+    while k < MAX_TURNS:
+        k += 1
+        x = x @ Q
+        survive = float(x.sum())
+        if survive**players < eps and survive ** (players - 1) * float(x @ t) < eps:
+            break
+    return k + k // 10 + 16
 
 
 def _race(chain: TurnChain, squares: tuple[int, ...], digits: int) -> Race:
@@ -167,17 +298,25 @@ def rounds_quantile(chain: TurnChain, players: int, q: Fraction) -> int:
             return n
 
 
+def _map_sample(states: int) -> list[int]:
+    """The states the state map shows: all of them, or STATE_MAP_SQUARES evenly spaced from the first."""
+    if states <= STATE_MAP_SQUARES:
+        return list(range(states))
+    return sorted({round(j * (states - 1) / (STATE_MAP_SQUARES - 1)) for j in range(STATE_MAP_SQUARES)})
+
+
 def players_record(chain: TurnChain) -> dict[str, Any]:
-    """What the site shows about several players: seats for 2..8, rounds, the two-player state map,
-    and the turn chain in floats for the page's calculator (which computes the per-square distributions)."""
+    """What the site shows about several players: seats for 2..8, rounds, the two-player state map (of at
+    most STATE_MAP_SQUARES squares: its size grows as d²), and the turn chain in floats for the page's
+    calculator (which computes the per-square distributions)."""
     seats: dict[str, list[dict[str, Any]]] = {}
     relative: dict[str, list[float]] = {}
     rounds: dict[str, dict[str, Any]] = {}
     start = chain.board.start
     mean = chain.expected_turns[chain.start]
     rounds["1"] = {**exact_json(mean), "exact": True}  # one player: the expected game length, exactly
-    for n in range(2, MAX_PLAYERS + 1):
-        result = race(chain, [start] * n)
+    results = races_together(chain, start, list(range(2, MAX_PLAYERS + 1)))
+    for n, result in results.items():
         rounds[str(n)] = result.rounds.json()
         if n == 2:
             first = chain.first_player_wins
@@ -190,14 +329,16 @@ def players_record(chain: TurnChain) -> dict[str, Any]:
         relative[str(n)] = [float(f"{n * float(x):.10g}") for x in chances]
     W = chain.pair_matrix_float
     Q = chain.Q_float
+    shown = _map_sample(chain.size)
     return {
         "rounds": {str(n): {"median": rounds_quantile(chain, n, Fraction(1, 2)),
                             "ninety": rounds_quantile(chain, n, Fraction(9, 10))} for n in range(1, 5)},
         "seats": seats,
         "seats_vs_fair_share": relative,
         "expected_rounds": rounds,
-        "state_map": {"squares": list(chain.states),
-                      "mover_wins": [[float(f"{x:.6g}") for x in row] for row in np.clip(W, 0.0, 1.0)]},
+        "state_map": {"squares": [chain.states[i] for i in shown],
+                      "mover_wins": [[float(f"{x:.6g}") for x in row]
+                                     for row in np.clip(W[np.ix_(shown, shown)], 0.0, 1.0)]},
         "calculator": {"squares": list(chain.states), "start": start,
                        "rows": [[[int(j), float(Q[i, j])] for j in np.flatnonzero(Q[i])] for i in range(chain.size)],
                        "finish": [float(x) for x in chain.r_float]},

@@ -172,7 +172,7 @@ def _run_parallel(work: Callable, args: tuple, primes: list[int], parallel: bool
 # ------------------------------------------------------------------------------------------------------
 
 
-def _minimal_polynomial(seq: list[int], d: int, scale: int) -> list[int]:
+def minimal_polynomial(seq: list[int], d: int, scale: int) -> list[int]:
     """Coefficients (constant first, monic) of the minimal polynomial of an integer sequence of 2d terms
     satisfying a recurrence of order ≤ d, checked exactly; [1] for the zero sequence.
 
@@ -287,9 +287,9 @@ def _half_bilinear(chain: TurnChain, alpha: list[int], beta: list[int] | None = 
     clock = time.process_time
     t = clock()
     d, s = chain.size, chain.scale
-    m = _minimal_polynomial(alpha, d, s)
+    m = minimal_polynomial(alpha, d, s)
     if beta is not None:
-        m_beta = _minimal_polynomial(beta, d, s)
+        m_beta = minimal_polynomial(beta, d, s)
         if m_beta != m:
             ma, mb = fmpz_poly(m), fmpz_poly(m_beta)
             m = [int(c) for c in (ma * mb // ma.gcd(mb)).coeffs()]

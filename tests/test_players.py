@@ -8,18 +8,30 @@ import math
 import subprocess
 import sys
 from fractions import Fraction
+from itertools import islice
 
 import numpy as np
 import pytest
 from conftest import board, chain
 from flint import arb, ctx, fmpq, fmpq_mat
 
+from compute import players as seats_module
 from compute.boards import board_from_mapping
 from compute.chain import turn_chain
 from compute.exact import expected_turns
-from compute.players import DIGITS, position_chances, race, seat_chances
+from compute.lengths import finish_numerators
+from compute.players import (
+    DIGITS,
+    MAX_PLAYERS,
+    Race,
+    players_record,
+    position_chances,
+    race,
+    races_together,
+    seat_chances,
+)
 from compute.simulate import game_lengths
-from compute.twoplayer import first_player_wins, pair_wins
+from compute.twoplayer import first_player_wins, krylov, pair_wins
 
 
 def _exact_ball(x: Fraction) -> arb:
@@ -216,3 +228,47 @@ def test_rounds_until_someone_wins() -> None:
             assert over[0] < q <= over[1], (players, q, n)
     assert rounds_quantile(c, 1, Fraction(1, 2)) == 33, "one player: the median game"
     assert [rounds_quantile(c, n, Fraction(1, 2)) for n in (2, 3, 4)] == [23, 20, 18]
+
+
+def _same(a: Race, b: Race) -> None:
+    """Two certified results agree: overlapping balls, and the same published decimals and bounds."""
+    for x, y in zip(a.wins + (a.rounds,), b.wins + (b.rounds,)):
+        assert x.ball.overlaps(y.ball)
+        assert x.json() == y.json()
+
+
+@pytest.mark.parametrize("slug, square", [("classic", 0), ("classic", 40), ("noordenbos", 0), ("tiny", 0)])
+@pytest.mark.parametrize("per_entry", [0, 10**9])
+def test_races_together_agree_with_the_vector_iteration(slug: str, square: int, per_entry: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both sources of `races_together` (exact power-series terms, forced by a huge BITS_PER_ENTRY, and the
+    ball vector, forced by 0) give what the general race gives, for 1 to 8 players on one square."""
+    c = chain(slug)
+    monkeypatch.setattr(seats_module, "BITS_PER_ENTRY", per_entry)
+    together = races_together(c, square, list(range(1, MAX_PLAYERS + 1)))
+    with seats_module._precision(DIGITS):
+        for n, result in together.items():
+            _same(result, seats_module._race(c, (square,) * n, DIGITS))
+    assert [w.json() for w in race(c, [square] * 3).wins] == [w.json() for w in together[3].wins]
+
+
+@pytest.mark.parametrize("slug, square", [("classic", 0), ("noordenbos", 0), ("uk", 30)])
+def test_finish_numerators_continue_the_matrix_powers(slug: str, square: int) -> None:
+    """The power series gives eᵢᵀMˡf exactly, far beyond the 2d terms it is built from (and across a doubling)."""
+    c = chain(slug)
+    i = c.index[square]
+    terms = 9 * c.size
+    assert list(islice(finish_numerators(c, i), terms)) == krylov(c, i, list(c.finish), terms)
+
+
+def test_a_large_state_map_is_an_even_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    c = chain("classic")
+    monkeypatch.setattr(seats_module, "STATE_MAP_SQUARES", 10)
+    shown = players_record(c)["state_map"]
+    assert len(shown["squares"]) == 10 and shown["squares"][0] == c.states[0] and shown["squares"][-1] == c.states[-1]
+    gaps = np.diff([c.index[q] for q in shown["squares"]])
+    assert gaps.max() - gaps.min() <= 1
+    W = c.pair_matrix_float
+    for a, row in zip(shown["squares"], shown["mover_wins"]):
+        for b, value in zip(shown["squares"], row):
+            assert value == pytest.approx(W[c.index[a], c.index[b]], abs=1e-5)

@@ -105,7 +105,7 @@ def test_random_board_half_equals_full(seed: int):
 
 def _half_parts(c: TurnChain):
     gamma = twoplayer.krylov(c, c.start, list(c.finish), 2 * c.size)
-    m = twoplayer._minimal_polynomial(gamma, c.size, c.scale)
+    m = twoplayer.minimal_polynomial(gamma, c.size, c.scale)
     return gamma, m
 
 
