@@ -1,7 +1,7 @@
 """The limits on a board, in a module of their own so that the command line can state them without loading
 the validation machinery."""
 
-MAX_SQUARES = 400
+MAX_SQUARES = 1000
 """The largest board accepted (with the time estimate of `compute.cost`; benchmarks/ times the work there)."""
 MAX_DIE = 20
 """The largest die accepted (the die-size experiment goes up to it)."""

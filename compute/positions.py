@@ -17,8 +17,11 @@ from compute.chain import TurnChain, roll_matrices
 from compute.rules import roll_landing
 
 SHOWN_MASS = 0.99
-"""The animation runs until this share of games is over (or MAX_TURNS)."""
+"""The animation runs until this share of games is over (or MAX_TURNS, or MAX_VALUES)."""
 MAX_TURNS = 300
+MAX_VALUES = 30_000
+"""The most numbers the series holds (turns × squares): the board page carries them all, so a long board
+shows fewer turns (up to turn 28 on 1,000 squares; the bundled boards need at most 24,442)."""
 
 
 def _round(values: np.ndarray) -> list[float]:
@@ -45,7 +48,7 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
     home = 0.0
     landed = np.zeros(len(feet))  # no roll before the first turn
     frames: list[list[float]] = []
-    for _ in range(MAX_TURNS + 1):
+    for _ in range(min(MAX_TURNS + 1, MAX_VALUES // (board.squares + 1))):
         row = np.zeros(board.squares + 1)
         row[list(chain.states)] = x
         row[board.squares] = home

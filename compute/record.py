@@ -22,7 +22,7 @@ sys.set_int_max_str_digits(0)  # exact values are integers of any length, read f
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The version of the record's layout and meaning; CHANGELOG.md records each change."""
 
 

@@ -16,13 +16,19 @@ from compute.exact import Distribution, bound_terms
 from compute.numbers import stable
 
 CHART_MASS = 1 - 1e-6
+CHART_MAX_TURNS = 700
+"""The length charts stop at CHART_MASS or after this many turns, whichever comes first: their numbers and
+tables are carried by the board page (the bundled boards stop at CHART_MASS within 699 turns)."""
 BOUNDS_MAX_TURNS = 600
 BOUNDS_MIN_GAP = 1e-60
 DIAGONAL_MASS = 0.995
+DIAGONAL_MAX_SQUARES = 300
+"""The picture draws at most this many squares (each is a shape in the page; the bundled boards need 280)."""
 
 
 def length_series(dist: Distribution, simulated: np.ndarray) -> dict[str, Any]:
-    """P(T = k) and P(T ≤ k) for k = 1..K (until 1 − 10⁻⁶ of the games are over), with simulated shares.
+    """P(T = k) and P(T ≤ k) for k = 1..K (until 1 − 10⁻⁶ of the games are over, or CHART_MAX_TURNS), with
+    simulated shares.
 
     Over the exact part P(T ≤ k) is rounded once from its exact value; beyond it, it is 1 − P(T > k) from
     the float iteration (no sum of many small floats)."""
@@ -31,11 +37,11 @@ def length_series(dist: Distribution, simulated: np.ndarray) -> dict[str, Any]:
     mass = Fraction(CHART_MASS)
     for power, _, total in dist.scaled_terms():
         cumulative.append(total / power)
-        if total * mass.denominator >= mass.numerator * power:
+        if total * mass.denominator >= mass.numerator * power or len(cumulative) >= CHART_MAX_TURNS:
             break
     else:
         for tail in dist.tail_survival:
-            if cumulative[-1] >= CHART_MASS:
+            if cumulative[-1] >= CHART_MASS or len(cumulative) >= CHART_MAX_TURNS:
                 break
             cumulative.append(1 - tail)
     turns = len(cumulative)
@@ -84,7 +90,8 @@ def bound_series(dist: Distribution) -> dict[str, Any]:
 
 
 def diagonal_series(dist: Distribution) -> dict[str, Any]:
-    """The diagonal squares of RobinFiveWords' picture: for each game length k, where its square starts and its side.
+    """The diagonal squares of RobinFiveWords' picture: for each game length k, where its square starts and its side
+    (until DIAGONAL_MASS of the games are over, or DIAGONAL_MAX_SQUARES squares).
 
     Corners and sides are rounded once from the exact terms; past the exact part, from the float tail."""
     turns: list[int] = []
@@ -96,7 +103,7 @@ def diagonal_series(dist: Distribution) -> dict[str, Any]:
             turns.append(k)
             corners.append(stable((total - a) / power))
             sides.append(stable(a / power))
-        if total * mass.denominator >= mass.numerator * power:
+        if total * mass.denominator >= mass.numerator * power or len(turns) >= DIAGONAL_MAX_SQUARES:
             break
     else:
         before = dist.alive / dist.scale**dist.terms
@@ -105,7 +112,7 @@ def diagonal_series(dist: Distribution) -> dict[str, Any]:
                 turns.append(k)
                 corners.append(stable(1 - before))
                 sides.append(stable(p))
-            if 1 - tail >= DIAGONAL_MASS:
+            if 1 - tail >= DIAGONAL_MASS or len(turns) >= DIAGONAL_MAX_SQUARES:
                 break
             before = tail
     return {"turns": turns, "corner": corners, "side": sides}

@@ -143,16 +143,16 @@ def square_numbers(board: dict[str, Any], width: int) -> go.Scatter:
 
 def board_heatmap(board: dict[str, Any], values: list[float | None], what: str, unit: str,
                   colorbar: str) -> go.Figure:
-    """A value per square shown on the board (blank where no turn starts), jumps drawn faintly on top."""
+    """A value per square shown on the board (blank where no turn starts), jumps drawn faintly on top.
+
+    The hover text is the square's name and its value, with the unit written once in the template rather
+    than in every cell (a 1,000-square board has 1,000 cells); a blank square has no hover text."""
     width = grid_width(board["squares"])
     rows = -(-board["squares"] // width)
-    names = square_names(board)
-    labels = [f"{names[q]}: {values[q]:.2f} {unit}" if values[q] is not None
-              else f"{names[q]} (no turn starts here)" for q in range(len(values))]
-    z, numbers, hover = _square_grid(board, values, labels)
-    heat = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}",
-                      hovertemplate="%{customdata}<extra></extra>", colorscale="Cividis", xgap=2, ygap=2,
-                      colorbar={"title": {"text": colorbar, "side": "right"}}, name=what)
+    z, numbers, hover = _square_grid(board, values, square_names(board))
+    heat = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}", hoverongaps=False,
+                      hovertemplate=f"%{{customdata}}: %{{z:.2f}} {unit}<extra></extra>", colorscale="Cividis",
+                      xgap=2, ygap=2, colorbar={"title": {"text": colorbar, "side": "right"}}, name=what)
     fig = go.Figure([heat, *_jump_lines(board, width, opacity=0.45)])
     fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
     return fig

@@ -19,7 +19,7 @@ CASES = [
     (GOOD.replace("[3, 11]", "[3, 3]"), "from and to are equal"),
     (GOOD.replace("die = 6", "die = 0"), "die: input should be greater than or equal to 1"),
     (GOOD.replace("die = 6", "die = 6000"), "die: input should be less than or equal to 20"),
-    (GOOD.replace("squares = 20", "squares = 10000000"), "squares: input should be less than or equal to 400"),
+    (GOOD.replace("squares = 20", "squares = 10000000"), "squares: input should be less than or equal to 1000"),
     (GOOD.replace("die = 6", 'die = "six"'), "die: expected a whole number, got 'six'"),
     (GOOD.replace("die = 6", "die = 6.0"), "die: expected a whole number"),
     (GOOD.replace("die = 6", "die = true"), "die: expected a whole number"),

@@ -107,3 +107,21 @@ def test_noordenbos_board_rules():
     assert c.board.start == 1 and c.board.overshoot == "bounce" and c.board.roll_again_on == 6
     dist = distribution(c)
     assert sum(dist.exact) + dist.exact_tail == 1
+
+
+def test_long_charts_stop_at_their_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The length and diagonal series stop at their mass, or at their caps on a long board (page weight)."""
+    import numpy as np
+
+    from compute import series
+
+    dist = chain("uk").distribution
+    games = np.array([1, 2, 3])
+    full = series.length_series(dist, games)
+    assert full["cumulative"][-1] >= series.CHART_MASS > full["cumulative"][-2]
+    assert series.diagonal_series(dist)["turns"][-1] < series.DIAGONAL_MAX_SQUARES
+    monkeypatch.setattr(series, "CHART_MAX_TURNS", 40)
+    monkeypatch.setattr(series, "DIAGONAL_MAX_SQUARES", 15)
+    short = series.length_series(dist, games)
+    assert short["turns"] == list(range(1, 41)) and short["cumulative"] == full["cumulative"][:40]
+    assert len(series.diagonal_series(dist)["turns"]) == 15

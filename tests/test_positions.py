@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from conftest import chain
 
+from compute import positions
 from compute.positions import SHOWN_MASS, position_series
 
 
@@ -33,3 +34,10 @@ def test_landings_on_a_foot_match_the_exact_jump_usage() -> None:
         seen = sum(row[foot] for row in series["on_square"])
         assert abs(seen - float(per_game)) < 0.02 * float(per_game) + 1e-3, (foot, seen, float(per_game))
         assert seen <= float(per_game) + 1e-6  # the series stops when 99% of games are over
+
+
+def test_a_long_board_shows_fewer_turns(monkeypatch) -> None:
+    """The series holds at most MAX_VALUES numbers: turns × (squares + 1)."""
+    monkeypatch.setattr(positions, "MAX_VALUES", 2_020)
+    series = positions.position_series(chain("classic"))
+    assert len(series["on_square"]) == 20 and series["turns"] == list(range(20))
