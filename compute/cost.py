@@ -21,8 +21,10 @@ from compute.boards import Board, BoardError, roll_squares
 
 BUDGET_SECONDS = 120.0
 """The most `chutes solve` may be expected to take; a board estimated above it is refused before any work."""
-SECONDS_PER_PRIME_AT_320 = 1.1e-3
-"""One residue of the two-player sum at degree 320 (it grows like degree^1.2)."""
+SECONDS_PER_PRIME_AT_320 = 4e-4
+"""One residue of the half-degree two-player sum at degree 320, in one process (it grows like degree^1.6:
+measured 3.1e-4 s at d = 320 and 1.3e-3 s at d = 800, random boards)."""
+PRIME_COST_EXPONENT = 1.6
 SECONDS_PER_NONZERO_TERM = 1e-7
 """The exact distribution, sparse turn matrix (a Python loop over its nonzeros): per nonzero, per term..."""
 SECONDS_PER_TERM_BIT = 6e-11
@@ -93,7 +95,7 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     d = len(Q)
     bits = scale_bits(board)
     primes = (d * (d + 1) * bits + (d + 1) * d / (2 * math.log(2)) + 64) / 62
-    two_player = primes * SECONDS_PER_PRIME_AT_320 * (d / 320) ** 1.2
+    two_player = primes * SECONDS_PER_PRIME_AT_320 * (d / 320) ** PRIME_COST_EXPONENT
     rho = float(max(abs(np.linalg.eigvals(Q)))) if d else 0.0
     tail = MAX_TERMS if rho >= 1 else (EXACT_TAIL_LOG / math.log(rho) if rho > 0 else 1)
     decide = MAX_TERMS if rho >= 1 else (DECIDE_MARGIN * DECIDED_TAIL_LOG / math.log(rho) if rho > 0 else 1)
