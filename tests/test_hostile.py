@@ -211,8 +211,8 @@ def test_a_bad_board_during_a_preview_keeps_the_last_pages(tmp_path: Path, caplo
 
 def test_boards_beyond_the_time_budget_are_refused_before_any_work(tmp_path: Path) -> None:
     board = tmp_path / "huge.toml"
-    ladders = [[k, k + 7] for k in range(5, 390, 23)]
-    board.write_text(f'squares = 400\ndie = 20\novershoot = "bounce"\nroll_again_on = 20\nladders = {ladders}\n')
+    ladders = [[k, k + 7] for k in range(5, 990, 23)]
+    board.write_text(f'squares = 1000\ndie = 20\novershoot = "bounce"\nroll_again_on = 20\nladders = {ladders}\n')
     seconds, stage = estimated_seconds(load_board(board))
     assert seconds > 300 and "two-player" in stage
     out = chutes("solve", str(board), timeout=60)
