@@ -114,7 +114,8 @@ def races_together(chain: TurnChain, square: int, counts: list[int], digits: int
     Players on one square share one game-length distribution, so each turn k needs only three numbers:
     P(T = k), P(T > k) and E[(T − k)⁺] (the first seat's expected turns left, for the tail of the expected
     rounds). The first two are exact (`lengths.finish_numerators`: a power series, not d² work a turn), the
-    third is E[T] − Σ_{j<k} P(T > j); each enters the balls once, so no vector of d balls is iterated. Seat i
+    third is E[T] − Σ_{j<k} P(T > j). Only where the scale s is so large that exact terms would cost more
+    than d² a turn is a vector of d balls iterated instead (`_vector_turns`), once for every count. Seat i
     (from 0) wins at turn k with P(T = k)·P(T > k)ⁱ·P(T ≥ k)ⁿ⁻¹⁻ⁱ; the remainder is bounded as in `race`."""
     if not all(1 <= n <= MAX_PLAYERS for n in counts):
         raise ValueError(f"between 1 and {MAX_PLAYERS} players, got {counts}")
