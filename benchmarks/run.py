@@ -286,9 +286,8 @@ def limits_stage() -> dict[str, object]:
         t = time.perf_counter()
         subprocess.run(["chutes", "build", "--project", str(project)], check=True, capture_output=True)
         out["build_largest_s"] = time.perf_counter() - t
-        out["record_bytes"] = sum(f.stat().st_size for f in (project / ".cache").rglob("*.json")
-                                  if base.slug in f.name)
-        out["page_bytes"] = (project / "site" / "boards" / base.slug / "index.html").stat().st_size
+        out["record_bytes"] = sum(f.stat().st_size for f in (project / ".cache" / "results").glob("largest-*.json"))
+        out["page_bytes"] = (project / "site" / "boards" / "largest" / "index.html").stat().st_size
         path = Path(tmp) / "too-big.toml"
         path.write_text(_toml(Board(**{**base.fields(), "squares": MAX_SQUARES + 1, "title": "too big"})))
         t = time.perf_counter()
