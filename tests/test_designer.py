@@ -9,6 +9,7 @@ import random
 import re
 import threading
 from collections.abc import Iterator
+from fractions import Fraction
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -20,8 +21,9 @@ from pydantic import ValidationError
 
 from compute.boards import Board, BoardError, board_problems, parse_board
 from compute.chain import turn_chain
+from compute.exact import shortest_game
 from compute.limits import MAX_DIE, MAX_SQUARES
-from compute.players import seat_chances
+from compute.players import races_together, seat_chances
 from compute.report import solve
 
 ENGINE = REPOSITORY / "site_src" / "assets" / "javascripts" / "engine.js"
@@ -64,6 +66,19 @@ def random_boards(count: int, seed: int = 13) -> list[Board]:
         except ValidationError:
             continue
     return found
+
+
+def largest_board(seed: int = 1000) -> Board:
+    """A random valid board of the largest size allowed, one jump per five squares, bouncing back at the end."""
+    rng = random.Random(seed)
+    ladders, chutes, used = [], [], set()
+    while len(ladders) + len(chutes) < MAX_SQUARES // 5:
+        a, c = rng.randint(1, MAX_SQUARES - 1), rng.randint(0, MAX_SQUARES)
+        if a != c and not {a, c} & used:
+            used |= {a, c}
+            (ladders if c > a else chutes).append((a, c))
+    return Board(title="largest", squares=MAX_SQUARES, die=6, overshoot="bounce", ladders=tuple(ladders),
+                 chutes=tuple(chutes))
 
 
 # --- no browser ------------------------------------------------------------------------------------------
@@ -123,21 +138,43 @@ def open_design(page: Page, site: str, address: str) -> dict[str, str]:
     return page.evaluate(VALUES)
 
 
-def _agrees(shown: dict[str, str], b: Board, players: int, certified: list[dict] | None) -> None:
+def solved(b: Board, players: int, certified: list[dict] | None) -> dict[str, float]:
+    """What the page shows, from the exact engine (`chutes solve`; the seats certified by interval arithmetic)."""
     exact = solve(b)
     g = exact["game_length"]
-    where = (b.slug or b.canonical(), players)
-    assert abs(float(shown["expected-turns"]) - float(exact["expected_turns"]["decimal"])) < TOLERANCE, where
-    assert abs(float(shown["first-player"]) - float(exact["first_player_wins"]["decimal"])) < TOLERANCE, where
-    for name, key in (("median", "median"), ("lower-quartile", "lower_quartile"), ("upper-quartile", "upper_quartile")):
-        assert int(shown[name]) == g[key], (where, name)
-    assert int(shown["shortest"]) == g["shortest"]["turns"], where
-    for k, v in g["over_within"].items():
-        assert abs(float(shown[f"over-{k}"]) - float(v["decimal"])) < TOLERANCE, (where, k)
     seats = certified or seat_chances(turn_chain(b), players)
-    assert [k for k in shown if k.startswith("seat-")] == [f"seat-{n}" for n in range(1, players + 1)]
-    for n, seat in enumerate(seats, start=1):
-        assert abs(float(shown[f"seat-{n}"]) - float(seat["decimal"])) < TOLERANCE, (where, n)
+    return {"expected-turns": float(exact["expected_turns"]["decimal"]),
+            "first-player": float(exact["first_player_wins"]["decimal"]),
+            "median": g["median"], "lower-quartile": g["lower_quartile"], "upper-quartile": g["upper_quartile"],
+            "shortest": g["shortest"]["turns"],
+            **{f"over-{k}": float(v["decimal"]) for k, v in g["over_within"].items()},
+            **{f"seat-{n}": float(seat["decimal"]) for n, seat in enumerate(seats, start=1)}}
+
+
+def solved_quickly(b: Board, players: int) -> dict[str, float]:
+    """The same for a board whose exact two-player fraction would take minutes: the exact expected turns and
+    distribution, and every chance (the first player's too) from the certified race of players starting
+    together."""
+    chain = turn_chain(b)
+    dist = chain.distribution
+    races = races_together(chain, b.start, [2, players])
+    quartiles = {name: dist.quantile(Fraction(q, 4)) for name, q in
+                 (("lower-quartile", 1), ("median", 2), ("upper-quartile", 3))}
+    return {"expected-turns": float(chain.expected_turns[chain.start]), "first-player": float(races[2].wins[0]),
+            **quartiles, "shortest": shortest_game(chain).turns,
+            **{f"over-{k}": float(dist.cdf(k)) for k in (20, 50, 100) if k <= dist.terms},
+            **{f"seat-{n}": float(w) for n, w in enumerate(races[players].wins, start=1)}}
+
+
+def _agrees(shown: dict[str, str], exact: dict[str, float], where: object) -> None:
+    """The page's numbers are the exact engine's: whole numbers equal, chances and averages within TOLERANCE."""
+    seats = sorted(k for k in exact if k.startswith("seat-"))
+    assert [k for k in shown if k.startswith("seat-")] == seats, where
+    for name, value in exact.items():
+        if isinstance(value, int):
+            assert int(shown[name]) == value, (where, name)
+        else:
+            assert abs(float(shown[name]) - value) < TOLERANCE, (where, name)
 
 
 @pytest.mark.browser
@@ -149,15 +186,67 @@ def test_every_bundled_board_and_random_boards_agree_with_the_exact_engine(
     for n, slug in enumerate(BUNDLED):
         players = 3 + n % 4
         shown = open_design(page, site, query(board(slug), players))
-        _agrees(shown, board(slug), players, records[slug]["players"]["seats"][str(players)])
+        _agrees(shown, solved(board(slug), players, records[slug]["players"]["seats"][str(players)]), (slug, players))
     boards = random_boards(32)
     assert {b.overshoot for b in boards} == {"stay", "bounce", "pass"}
     assert sum(b.roll_again_on is not None for b in boards) >= 6 and sum(b.start > 0 for b in boards) >= 3
     for n, b in enumerate(boards):
         players = 2 + n % 5
-        _agrees(open_design(page, site, query(b, players)), b, players, None)
+        _agrees(open_design(page, site, query(b, players)), solved(b, players, None), (b.canonical(), players))
     refused = ("plotly", "Failed to load resource: net::ERR_FAILED")  # the chart library, turned away above
     assert [e for e in designer.errors if not any(r in e for r in refused)] == [] and designer.outside == []
+
+
+def pitch(page: Page) -> float:
+    """The distance on screen between the centres of squares 500 and 501 (side by side on a large board)."""
+    a, b = (page.locator(f".design-square[data-square='{n}'] rect").bounding_box() for n in (500, 501))
+    return abs(a["x"] - b["x"])
+
+
+@pytest.mark.browser
+def test_a_board_of_the_largest_size_agrees_is_kept_in_its_address_and_downloads(site: str, designer: Watched) -> None:
+    page = designer.page
+    b = largest_board()
+    address = query(b, 4)
+    shown = open_design(page, site, address)
+    _agrees(shown, solved_quickly(b, 4), "largest")
+    page.wait_for_function(f"location.search === {address!r}")
+    assert len(address) > 1500 and page.locator(".design-jump-list li").count() == MAX_SQUARES // 5
+    with page.expect_download() as download:
+        page.locator(".design-download").click()
+    again = parse_board(Path(download.value.path()).read_bytes(), "board.toml")
+    rules = ("squares", "die", "overshoot", "start", "roll_again_on", "ladders", "chutes")
+    assert [again.fields()[k] for k in rules] == [b.fields()[k] for k in rules]
+    assert page.locator("#designer.design-wide").count() == 1, "a board this wide has the whole width"
+    assert pitch(page) >= 28 and page.evaluate("document.scrollingElement.scrollWidth") <= 1280
+    designer.assert_clean()
+
+
+@pytest.mark.browser
+def test_a_board_of_the_largest_size_scrolls_in_its_box_on_a_phone_and_is_edited_there(site: str,
+                                                                                          browser: Browser) -> None:
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    open_design(page, site, f"?squares={MAX_SQUARES}&die=6&jumps=")
+    state = "document.querySelector('#designer').dataset.query"
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390, "the board scrolls in its box, not the page"
+    assert pitch(page) >= 28, "a square is still a target for a finger"
+    page.locator(".design-square[data-square='990']").tap()
+    page.locator(".design-square[data-square='10']").tap()
+    page.wait_for_function(f"{state}.endsWith('&jumps=990-10')")
+    box = page.locator(".design-board").bounding_box()
+
+    def in_sight(square: int) -> bool:
+        r = page.locator(f".design-square[data-square='{square}'] rect").bounding_box()
+        return box["x"] - 1 <= r["x"] and r["x"] + r["width"] <= box["x"] + box["width"] + 1  # to a pixel
+
+    page.evaluate("document.querySelector('.design-board').scrollLeft = 0")
+    page.locator(".design-board svg").focus()
+    for key in ("End", "ArrowRight", "Enter", "ArrowDown", "Enter"):  # 1000 → 999, pick; down to 986, end
+        page.keyboard.press(key)
+    page.wait_for_function(f"{state}.endsWith('&jumps=990-10,999-986')")
+    assert in_sight(986), "the keyboard's square is scrolled into sight"
+    phone.close()
 
 
 INVALID = [  # (address, the board file the same design is)
@@ -188,7 +277,9 @@ def test_an_invalid_design_gives_the_command_lines_message_and_keeps_the_last_re
     assert page.locator("[role='alert']").inner_text() == (
         "the game can fail to end: from the start a player can reach squares 11-17, from which square 20 can never "
         "be reached")
-    for address, problem in (("?squares=500&die=6", "squares: input should be less than or equal to 400, got 500"),
+    too_many = MAX_SQUARES + 100
+    for address, problem in ((f"?squares={too_many}&die=6",
+                              f"squares: input should be less than or equal to {MAX_SQUARES}, got {too_many}"),
                              ("?squares=100&die=abc", "die: expected a whole number, got 'abc'"),
                              ("?squares=100&die=6&overshoot=wrap",
                               "overshoot: must be one of \"stay\", \"bounce\", \"pass\", got 'wrap'")):
@@ -322,7 +413,7 @@ def test_the_design_page_is_accessible_light_and_fits_a_phone(site: str, browser
     context.close()
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = phone.new_page()
-    page.goto(site + "/design/?squares=400&die=20&jumps=5-390,399-1")
+    page.goto(site + f"/design/?squares={MAX_SQUARES}&die=20&jumps=5-{MAX_SQUARES - 10},{MAX_SQUARES - 1}-1")
     page.wait_for_function(READY)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     phone.close()

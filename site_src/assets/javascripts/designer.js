@@ -19,6 +19,12 @@
   var E = window.ChutesEngine;
   var SVG = "http://www.w3.org/2000/svg";
   var SIZE = 60; // a square, in the drawing's units
+  var MIN_SQUARE_PX = 28; // and at least this many pixels on screen (a target for a finger, its number
+                          // legible): a board wider than its box then scrolls sideways in it
+  var SIDE_COLUMNS = 18;  // a board up to this many squares across shares its row with the list of jumps;
+                          // a wider one gets the page's whole width
+  var COMPACT = 100;      // on a larger board a square shows only its number, larger (its turns left are
+                          // in its colour, its title and what the keyboard reads out)
   var LADDER = "#009E73", CHUTE = "#D55E00";
   var PLAIN = ["#dbe9f4", "#f4ead6"]; // the board pages' squares
   var CIVIDIS = [[0, [0, 34, 78]], [0.25, [61, 77, 110]], [0.5, [124, 123, 120]], [0.75, [188, 175, 111]],
@@ -28,8 +34,13 @@
   var SHOWN_TURNS = 1000; // the chart and its table stop here (or once 99.9% of games are over)
   var current = null;
 
+  var formats = {}; // one formatter per number of places (toLocaleString with options makes one per call: slow)
+
   function number(x, places) {
-    return x.toLocaleString("en", { minimumFractionDigits: places, maximumFractionDigits: places });
+    if (!formats[places]) {
+      formats[places] = new Intl.NumberFormat("en", { minimumFractionDigits: places, maximumFractionDigits: places });
+    }
+    return formats[places].format(x);
   }
 
   function percent(p, places) {
@@ -189,12 +200,14 @@
     }
 
     function build(n) {
-      var g = layout(n);
+      var g = layout(n), compact = n > COMPACT;
       el.board.textContent = "";
+      root.classList.toggle("design-wide", g.cols > SIDE_COLUMNS);
       var svg = make("svg", { viewBox: "0 0 " + g.cols * SIZE + " " + (g.rows + 1) * SIZE, class: "design-svg",
                               tabindex: "0", role: "application", focusable: "true",
                               "aria-label": "The board, squares 0 to " + n,
                               "aria-describedby": "design-board-help" }, el.board);
+      svg.style.minWidth = g.cols * MIN_SQUARE_PX + "px";
       var defs = make("defs", {}, svg);
       [["ladder", LADDER], ["chute", CHUTE]].forEach(function (m) {
         var marker = make("marker", { id: "design-arrow-" + m[0], viewBox: "0 0 10 10", refX: "8", refY: "5",
@@ -210,9 +223,11 @@
         var cell = make("g", { class: "design-square", "data-square": String(s) }, squares);
         var rect = make("rect", { x: c[0] - SIZE / 2 + 1.5, y: c[1] - SIZE / 2 + 1.5, width: SIZE - 3, height: SIZE - 3,
                                   rx: "4" }, cell);
-        var label = make("text", { x: c[0], y: c[1] - 8, "text-anchor": "middle", class: "design-number" }, numbers);
+        var label = make("text", { x: c[0], y: compact ? c[1] + 8 : c[1] - 8, "text-anchor": "middle",
+                                   class: compact ? "design-number design-number-compact" : "design-number" }, numbers);
         label.textContent = String(s);
-        var value = make("text", { x: c[0], y: c[1] + 16, "text-anchor": "middle", class: "design-left" }, numbers);
+        var value = compact ? null :
+          make("text", { x: c[0], y: c[1] + 16, "text-anchor": "middle", class: "design-left" }, numbers);
         var title = make("title", {}, cell);
         cells.push({ g: cell, rect: rect, label: label, value: value, title: title });
       }
@@ -295,8 +310,10 @@
         if (s === n) { fill = "#fff4b8"; text = "#222"; }
         cell.rect.setAttribute("fill", fill);
         cell.label.setAttribute("fill", text);
-        cell.value.setAttribute("fill", text);
-        cell.value.textContent = value;
+        if (cell.value) {
+          cell.value.setAttribute("fill", text);
+          cell.value.textContent = value;
+        }
         cell.title.textContent = title;
         cell.g.classList.toggle("design-picked", s === picked);
       });
@@ -491,6 +508,8 @@
       if (next === null) return;
       cursor = next;
       marksOn();
+      // a board wider than its box, or taller than the window, keeps the cursor in sight
+      drawing.cells[cursor].rect.scrollIntoView({ block: "nearest", inline: "nearest" });
       speak(describe(cursor));
     }
 
@@ -629,7 +648,7 @@
       el.perThousand.textContent = "(" + Math.round(1000 * r.firstPlayer) + " in 1,000 games)";
       seats(r);
       chart(r);
-      var data = E.calculatorData(r.chain);
+      var data = E.calculatorData(r.chain, r.dist);
       if (calculator) calculator.setData(data);
       else if (window.chutesCalculator && window.chutesCalculator.setup) {
         calculator = window.chutesCalculator.setup(el.calculator, data, { address: false });

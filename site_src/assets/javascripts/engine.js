@@ -19,13 +19,15 @@
 
   if (window.ChutesEngine) return;
 
-  var MAX_SQUARES = 400;
+  var MAX_SQUARES = 1000;
   var MAX_DIE = 20;
   var OVERSHOOT = ["stay", "bounce", "pass"];
   var TAIL = 1e-17;          // a distribution is followed until fewer games than this are still running
   var MAX_TURNS = 200000;    // ... or for this many turns
   var MAX_WORK = 4e8;        // ... or until this many multiplications have been spent (a design that barely ends)
   var QUANTILE_SLACK = 1e-12; // P(T <= k) >= p is decided with this much room for rounding (exact ties are common)
+  var STEADY = 1e-14;        // a distribution's tail is geometric once a turn scales the running games this closely
+  var STEADY_TURNS = 4;      // ... this many turns in a row
 
   /* --- one roll (compute/rules.py) ------------------------------------------------------------------- */
 
@@ -246,94 +248,157 @@
       rows.push(Array.from(row.entries()).sort(function (a, b) { return a[0] - b[0]; }));
       finish.push(done);
     });
-    return { board: board, states: states, index: index, rows: rows, finish: finish, start: board.start };
+    return { board: board, states: states, index: index, rows: rows, finish: finish, start: board.start,
+             doomed: doomed };
   }
 
-  /* Expected turns to finish from every state: (I - Q) t = 1 by Gaussian elimination with partial pivoting,
-     then one step of iterative refinement. */
+  /* One roll from each of the chain's states: rows[i] lists [j, P(the roll leads to state j)], finish[i] is
+     P(the roll wins) and ends[i] P(the roll ends the turn: a face other than the roll-again one, or a win).
+     Without a roll-again face these are the turn chain's own rows. */
+  function rollChain(chain) {
+    var board = chain.board, die = board.die, last = board.squares, rao = board.roll_again_on;
+    var rows = [], finish = [], ends = [];
+    chain.states.forEach(function (square) {
+      var row = new Map(), won = 0, ending = 0;
+      for (var roll = 1; roll <= die; roll++) {
+        var to = move(board, square, roll);
+        if (to === last) won++;
+        else row.set(chain.index.get(to), (row.get(chain.index.get(to)) || 0) + 1);
+        if (roll !== rao || to === last) ending++;
+      }
+      rows.push(Array.from(row.entries(), function (e) { return [e[0], e[1] / die]; }));
+      finish.push(won / die);
+      ends.push(ending / die);
+    });
+    return { rows: rows, finish: finish, ends: ends };
+  }
+
+  /* Expected turns to finish from every state, solved roll by roll: t = P t + ends, P the one-roll chain (each
+     roll that ends a turn counts one), whose rows have at most `die` entries even with a roll-again face (a
+     turn's row then has up to `die` for every roll of the turn). (I - P) t = ends by Gaussian elimination
+     with the states taken from the last back to the first: a square's rolls lead mostly forward, so in that
+     order most of a row's entries are already below the diagonal and only the moves back (chutes, bounces)
+     fill in entries, about a third as many as in the forward order on random boards. */
   function expectedTurns(chain) {
-    var d = chain.states.length;
-    var A = [];
-    for (var i = 0; i < d; i++) {
-      var line = new Float64Array(d);
-      line[i] = 1;
-      chain.rows[i].forEach(function (e) { line[e[0]] -= e[1]; });
-      A.push(line);
-    }
-    var ones = new Float64Array(d).fill(1);
-    var lu = factor(A.map(function (l) { return l.slice(); }));
-    var t = solveFactored(lu, ones);
-    var residual = new Float64Array(d);
-    for (i = 0; i < d; i++) {
-      var s = 1, row = A[i];
-      for (var j = 0; j < d; j++) s -= row[j] * t[j];
-      residual[i] = s;
-    }
-    var correction = solveFactored(lu, residual);
-    for (i = 0; i < d; i++) t[i] += correction[i];
-    return t;
+    var roll = rollChain(chain), d = chain.states.length;
+    var rows = roll.rows.slice().reverse().map(function (row) {
+      return row.map(function (e) { return [d - 1 - e[0], e[1]]; });
+    });
+    var lu = factor(rows, roll.finish.slice().reverse());
+    return solveFactored(lu, roll.ends.slice().reverse()).reverse();
   }
 
-  function factor(A) {
-    var d = A.length, perm = [];
+  /* The LU factors of I - P, P given by its sparse rows and `sums` the sums of I - P's rows (the chance of
+     winning at once: never found by subtracting). I - P is a nonsingular M-matrix (the game ends from every
+     state), so elimination needs no row exchanges; the pivots are computed as Grassmann, Taksar and Heyman
+     do, as the row's sum less its other entries, and then every step adds numbers of one sign: no result is a
+     difference of nearly equal numbers, however close a board comes to a game that never ends. Without row
+     exchanges a row keeps its few entries, and the elimination visits only the entries that are or become
+     nonzero: O(d^2) for a board whose jumps are few and short, instead of the dense O(d^3). The values are
+     kept in one d x d array (L's multipliers below the diagonal, U on and above it); upper[i] lists the
+     columns after i where row i has an entry, lower[k] the rows after k with an entry in column k. */
+  function factor(rows, sums) {
+    var d = rows.length;
+    var a = new Float64Array(d * d), entry = new Uint8Array(d * d), sum = Float64Array.from(sums);
+    var upper = [], lower = [];
+    for (var i = 0; i < d; i++) { upper.push([]); lower.push([]); }
+    function mark(r, c) { // an entry appears at (r, c)
+      entry[r * d + c] = 1;
+      if (c > r) upper[r].push(c); else lower[c].push(r);
+    }
+    for (i = 0; i < d; i++) {
+      entry[i * d + i] = 1; // the diagonal: set from the row's sum when its turn comes
+      rows[i].forEach(function (e) {
+        if (e[0] === i) return;
+        mark(i, e[0]);
+        a[i * d + e[0]] = -e[1];
+      });
+    }
     for (var k = 0; k < d; k++) {
-      var p = k, best = Math.abs(A[k][k]);
-      for (var i = k + 1; i < d; i++) if (Math.abs(A[i][k]) > best) { best = Math.abs(A[i][k]); p = i; }
-      if (p !== k) { var tmp = A[p]; A[p] = A[k]; A[k] = tmp; }
-      perm.push(p);
-      var pivot = A[k][k], rowK = A[k];
-      for (i = k + 1; i < d; i++) {
-        var rowI = A[i], f = rowI[k] / pivot;
-        if (f === 0) continue;
-        rowI[k] = f;
-        for (var j = k + 1; j < d; j++) rowI[j] -= f * rowK[j];
+      var cols = upper[k], n = cols.length, pivot = sum[k], below = lower[k];
+      for (var c = 0; c < n; c++) pivot -= a[k * d + cols[c]];
+      a[k * d + k] = pivot;
+      for (var b = 0; b < below.length; b++) {
+        var r = below[b], f = a[r * d + k] / pivot;
+        a[r * d + k] = f;
+        sum[r] -= f * sum[k];
+        for (c = 0; c < n; c++) {
+          var j = cols[c], at = r * d + j;
+          if (!entry[at]) mark(r, j);
+          a[at] -= f * a[k * d + j];
+        }
       }
     }
-    return { A: A, perm: perm };
+    return { a: a, d: d, upper: upper, lower: lower };
   }
 
-  function solveFactored(lu, b) {
-    var A = lu.A, d = A.length, x = Float64Array.from(b);
-    for (var k = 0; k < d; k++) { // the row swaps first (they moved the multipliers too), then L
-      var p = lu.perm[k];
-      if (p !== k) { var tmp = x[p]; x[p] = x[k]; x[k] = tmp; }
+  function solveFactored(lu, rhs) {
+    var a = lu.a, d = lu.d, x = Float64Array.from(rhs);
+    for (var k = 0; k < d; k++) { // L: unit lower triangular
+      var below = lu.lower[k], xk = x[k];
+      for (var b = 0; b < below.length; b++) x[below[b]] -= a[below[b] * d + k] * xk;
     }
-    for (k = 0; k < d; k++) for (var i = k + 1; i < d; i++) x[i] -= A[i][k] * x[k];
-    for (var r = d - 1; r >= 0; r--) {
-      var s = x[r], row = A[r];
-      for (var j = r + 1; j < d; j++) s -= row[j] * x[j];
-      x[r] = s / row[r];
+    for (var r = d - 1; r >= 0; r--) { // U
+      var s = x[r], cols = lu.upper[r];
+      for (var c = 0; c < cols.length; c++) s -= a[r * d + cols[c]] * x[cols[c]];
+      x[r] = s / a[r * d + r];
     }
     return x;
   }
 
+  /* The chain's rows as flat arrays, for the many turns of a distribution: row i's columns and weights are
+     at[from[i]] .. at[from[i + 1] - 1] and weight[...] alike. */
+  function flatRows(rows) {
+    var d = rows.length, from = new Int32Array(d + 1);
+    for (var i = 0; i < d; i++) from[i + 1] = from[i] + rows[i].length;
+    var at = new Int32Array(from[d]), weight = new Float64Array(from[d]);
+    rows.forEach(function (row, i) {
+      row.forEach(function (e, n) { at[from[i] + n] = e[0]; weight[from[i] + n] = e[1]; });
+    });
+    return { from: from, at: at, weight: weight };
+  }
+
   /* The game-length distribution of one player from `square`: pmf[k - 1] = P(T = k) and
      survival[k] = P(T > k) (survival[0] = 1), followed until fewer than TAIL of the games are still running.
+     Turn by turn the players still running are x Q^k; once that vector has settled into Q's slowest decay
+     (one turn multiplies it by a ratio, to within STEADY of the games still running, STEADY_TURNS turns in a
+     row), every later turn is the last one times that ratio, and the rest of the tail is written without
+     the matrix: on a long board thousands of turns cost a multiplication each instead of a step of the chain.
      `complete` is false when the work limit stopped it first. */
   function lengthDistribution(chain, square) {
-    var d = chain.states.length;
-    var rows = chain.rows, finish = chain.finish;
-    var work = 0;
-    for (var n = 0; n < d; n++) work += rows[n].length + 1;
-    var x = new Float64Array(d);
+    var d = chain.states.length, finish = chain.finish, flat = flatRows(chain.rows);
+    var from = flat.from, at = flat.at, weight = flat.weight;
+    var work = at.length + d;
+    var x = new Float64Array(d), y = new Float64Array(d);
     x[chain.index.get(square)] = 1;
     var pmf = [], survival = [1];
-    var alive = 1, spent = 0;
-    while (alive > TAIL && pmf.length < MAX_TURNS && spent < MAX_WORK) {
-      var y = new Float64Array(d);
+    var alive = 1, spent = 0, steady = 0, ratio = null;
+    while (alive > TAIL && pmf.length < MAX_TURNS) {
+      if (ratio !== null) {
+        pmf.push(pmf[pmf.length - 1] * ratio);
+        alive *= ratio;
+        survival.push(alive);
+        continue;
+      }
+      if (spent >= MAX_WORK) break;
+      y.fill(0);
       var ended = 0;
       for (var i = 0; i < d; i++) {
         var xi = x[i];
         if (xi === 0) continue;
         ended += xi * finish[i];
-        var r = rows[i];
-        for (var e = 0; e < r.length; e++) y[r[e][0]] += xi * r[e][1];
+        for (var e = from[i]; e < from[i + 1]; e++) y[at[e]] += xi * weight[e];
       }
-      alive = 0;
-      for (var j = 0; j < d; j++) alive += y[j];
+      var next = 0, off = 0;
+      for (var j = 0; j < d; j++) next += y[j];
+      var r = next / alive;
+      for (j = 0; j < d; j++) off += Math.abs(y[j] - r * x[j]);
+      steady = off <= STEADY * next ? steady + 1 : 0;
+      if (steady >= STEADY_TURNS) ratio = r;
       pmf.push(ended);
-      survival.push(alive);
-      x = y;
+      survival.push(next);
+      alive = next;
+      var swap = x; x = y; y = swap;
       spent += work;
     }
     return { pmf: pmf, survival: survival, complete: alive <= TAIL };
@@ -370,13 +435,14 @@
   }
 
   /* The board pages' calculator: players on any squares (the first listed moves next), each one's chance to
-     win. `data` is a turn chain, or the page's {squares, start, rows, finish}. */
+     win. `data` is a turn chain, or the page's {squares, start, rows, finish}, with the distribution from the
+     start as `startDistribution` when it is already known (the design page's, from analyse). */
   function chances(data, squares) {
     var chain = data.index ? data : {
       states: data.squares, rows: data.rows, finish: data.finish,
       index: new Map(data.squares.map(function (s, i) { return [s, i]; }))
     };
-    var byStart = new Map();
+    var byStart = new Map(data.startDistribution ? [[data.start, data.startDistribution]] : []);
     squares.forEach(function (s) { if (!byStart.has(s)) byStart.set(s, lengthDistribution(chain, s)); });
     return race(squares.map(function (s) { return byStart.get(s); }));
   }
@@ -442,13 +508,15 @@
       expectedTurns: turns[chain.index.get(board.start)],
       lowerQuartile: quantile(cdf, 0.25), median: quantile(cdf, 0.5), upperQuartile: quantile(cdf, 0.75),
       ninety: quantile(cdf, 0.9), shortest: shortestGame(board), overWithin: within,
-      firstPlayer: seats[2][0], seats: seats, doomed: doomedSquares(board)
+      firstPlayer: seats[2][0], seats: seats, doomed: chain.doomed
     };
   }
 
-  /* The calculator's data for a chain (what a board page carries, computed here). */
-  function calculatorData(chain) {
-    return { squares: chain.states, start: chain.start, rows: chain.rows, finish: chain.finish };
+  /* The calculator's data for a chain (what a board page carries, computed here), with the game-length
+     distribution from the start when the caller has it (so that the calculator does not work it out again). */
+  function calculatorData(chain, startDistribution) {
+    return { squares: chain.states, start: chain.start, rows: chain.rows, finish: chain.finish,
+             startDistribution: startDistribution };
   }
 
   window.ChutesEngine = {
