@@ -164,15 +164,19 @@ def _exact_turns(chain: TurnChain, index: int, needed: int) -> Iterator[tuple[ar
 def _vector_turns(chain: TurnChain, index: int) -> Iterator[tuple[arb, arb]]:
     """The same from the ball vector eᵢᵀQᵏ, one d×d product a turn (for a huge scale s, where exact terms
     would grow by log2(s) bits a turn)."""
-    d = chain.size
-    Q = arb_mat(chain.Q_exact())
-    r = arb_mat(d, 1, [arb(fmpq(f, chain.scale)) for f in chain.finish])
-    ones = arb_mat(d, 1, [1] * d)
-    X = arb_mat(1, d, [int(j == index) for j in range(d)])
+    Q, r, ones = _balls(chain)
+    X = arb_mat(1, chain.size, [int(j == index) for j in range(chain.size)])
     while True:
         ends = (X * r)[0, 0]
         X = X * Q
         yield ends, (X * ones)[0, 0]
+
+
+def _balls(chain: TurnChain) -> tuple[arb_mat, arb_mat, arb_mat]:
+    """Q, the finishing column r and a column of ones as balls, at the working precision."""
+    d = chain.size
+    return (arb_mat(chain.Q_exact()), arb_mat(d, 1, [arb(fmpq(f, chain.scale)) for f in chain.finish]),
+            arb_mat(d, 1, [1] * d))
 
 
 class _Seats:
@@ -226,9 +230,7 @@ def _race(chain: TurnChain, squares: tuple[int, ...], digits: int) -> Race:
     row = {s: n for n, s in enumerate(distinct)}
     seats = [row[s] for s in squares]
     m = len(distinct)
-    Q = arb_mat(chain.Q_exact())
-    r = arb_mat(d, 1, [arb(fmpq(f, chain.scale)) for f in chain.finish])
-    ones = arb_mat(d, 1, [1] * d)
+    Q, r, ones = _balls(chain)
     t = chain.expected_turns
     t_vec = arb_mat(d, 1, [arb(fmpq(x.numerator, x.denominator)) for x in t])
     X = arb_mat(m, d, [int(chain.index[s] == j) for s in distinct for j in range(d)])

@@ -61,10 +61,15 @@ class BoardPage:
     def fraction_file(self) -> str:
         return f"data/{self.slug}-first-player.txt"
 
+    @cached_property
+    def fraction_text(self) -> str:
+        """The first player's exact chance as published (data/<slug>-first-player.txt): made once, it can be long."""
+        return _fraction_text(self.record)
+
     @property
     def fraction_inline(self) -> bool:
         """Whether the first player's fraction is short enough to be put whole in the page (INLINE_FRACTION_CHARS)."""
-        return len(_fraction_text(self.record)) <= INLINE_FRACTION_CHARS
+        return len(self.fraction_text) <= INLINE_FRACTION_CHARS
 
     @property
     def three_file(self) -> str | None:
@@ -104,7 +109,7 @@ class BoardPage:
 
     @property
     def fraction_size(self) -> str:
-        return size_text(len(_fraction_text(self.record).encode()))
+        return size_text(len(self.fraction_text.encode()))
 
     @property
     def three_size(self) -> str:
@@ -261,7 +266,7 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
                                                   jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
                                                   tables=board_tables(page.record, list(charts)))
         files[page.json_file] = page.json_text
-        files[page.fraction_file] = _fraction_text(page.record)
+        files[page.fraction_file] = page.fraction_text
         if page.three_file:
             files[page.three_file] = _fraction_text(page.record, "three")
         files[page.csv_file] = _distribution_csv(page.record)
