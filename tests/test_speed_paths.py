@@ -24,7 +24,7 @@ from compute.boards import Board, board_from_mapping
 from compute.chain import TurnChain, turn_chain
 from compute.exact import DECIDED_QUANTILE, EXACT_TURNS, bounds, distribution, shortest_game
 from compute.numbers import decimal_string, exact_json, stable
-from compute.series import bound_series, diagonal_series, length_series
+from compute.series import CHART_MAX_TURNS, DIAGONAL_MAX_SQUARES, bound_series, diagonal_series, length_series
 from tests.conftest import BUNDLED, board, chain
 from tests.strategies import boards
 
@@ -101,16 +101,16 @@ class Reference:
         return out
 
     def series(self) -> dict[str, dict[str, Any]]:
-        """The length, bounds and diagonal series as the old code drew them."""
+        """The length, bounds and diagonal series as the old code drew them (with the caps of a long board)."""
         pmf = [float(p) for p in self.exact] + self.floats
         cumulative: list[float] = []
         for total in self.cumulative:
             cumulative.append(float(total))
-            if total >= 1 - 1e-6:
+            if total >= 1 - 1e-6 or len(cumulative) >= CHART_MAX_TURNS:
                 break
         tail = cumulative[-1]
         for p in pmf[len(cumulative):]:
-            if tail >= 1 - 1e-6:
+            if tail >= 1 - 1e-6 or len(cumulative) >= CHART_MAX_TURNS:
                 break
             tail += p
             cumulative.append(tail)
@@ -149,7 +149,7 @@ class Reference:
                 diagonal["corner"].append(stable(start))
                 diagonal["side"].append(stable(p))
             start += p
-            if start >= 0.995:
+            if start >= 0.995 or len(diagonal["turns"]) >= DIAGONAL_MAX_SQUARES:
                 break
         return {"length": length, "bounds": {"lower": lower, "upper": upper, "gap": gap}, "diagonal": diagonal}
 
