@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from compute import __version__, cost, threeplayer, whatif
+from compute import __version__, code_hash, cost, threeplayer, whatif
 from compute.boards import Board
 from compute.chain import TurnChain, turn_chain
 from compute.checks import three_ways
@@ -30,20 +30,22 @@ EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: large
 
 
 def cache_key(board: Board) -> str:
-    """SHA-256 of everything a board's results depend on."""
+    """SHA-256 of everything a board's results depend on: the board, the result schema, the package version,
+    the simulation settings and the compute stage's code (`compute.code_hash`: any edit to it is a miss)."""
     basis = {"board": board.canonical(), "title": board.title, "source": board.source, "listed": board.listed,
-             "schema": SCHEMA_VERSION,
-             "version": __version__, "games": SIMULATED_GAMES, "seed": SIMULATION_SEED}
+             "schema": SCHEMA_VERSION, "version": __version__, "code": code_hash(),
+             "games": SIMULATED_GAMES, "seed": SIMULATION_SEED}
     return key_of(basis)
 
 
 def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 1, force: bool = False,
-                 experiments: bool = True) -> dict[str, Any]:
+                 experiments: bool = True, progress: bool | None = None) -> dict[str, Any]:
     """Everything the site shows about one board: exact results, chart series, three-way checks, experiments.
 
     The experiments are left out (the reason under "skipped") when `experiments` is false or the board
     has more than EXPERIMENTS_MAX_SQUARES squares; `chutes experiment` still runs them on request.
-    With `jobs` = 1 everything runs in this process.
+    With `jobs` = 1 everything runs in this process. `progress` goes to the experiments' sweeps (tqdm bars:
+    None shows them on a terminal only, False never).
     """
     chain = turn_chain(board)
     dist = chain.distribution
@@ -64,7 +66,7 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
         "checks": three_ways(chain, (first, second), SIMULATION_SEED),
         "players": {"first_of_three": first_of_three(chain, parallel=None if jobs > 1 else False),
                     **players_record(chain)},
-        "experiments": _experiments(board, experiments_dir, jobs, force)
+        "experiments": _experiments(board, experiments_dir, jobs, force, progress)
         if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES else
         {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"},
     }
@@ -85,7 +87,10 @@ twice that with a roll-again rule, whose added jumps change the turn matrix by d
 
 
 def record_seconds(board: Board) -> float:
-    """A rough estimate of `board_record`'s time, to start the longest boards first."""
+    """A rough estimate of `board_record`'s time in seconds (one process, the reference machine), to start the
+    longest boards first and to tell people what to expect: the exact solve (`cost.estimated_seconds`), the
+    exact three-player chance when it fits its budget, and the experiments up to EXPERIMENTS_MAX_SQUARES.
+    The million simulated games, the series and the checks are left out (about a second on 100 squares)."""
     three = threeplayer.estimated_seconds(turn_chain(board))
     experiments = 0.0
     if board.squares <= EXPERIMENTS_MAX_SQUARES:
@@ -94,9 +99,10 @@ def record_seconds(board: Board) -> float:
             + experiments)
 
 
-def _experiments(board: Board, folder: Path | None, jobs: int, force: bool) -> dict[str, Any]:
-    return {"dice": whatif.dice(board, jobs=jobs, folder=folder, force=force),
+def _experiments(board: Board, folder: Path | None, jobs: int, force: bool,
+                 progress: bool | None = None) -> dict[str, Any]:
+    return {"dice": whatif.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
             "start": whatif.start(board),
-            "add_jump": whatif.add_jump(board, jobs=jobs, folder=folder, force=force)}
+            "add_jump": whatif.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)}
 
 

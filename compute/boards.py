@@ -1,7 +1,8 @@
 """Board files: parse TOML, validate, and hold the result as an immutable `Board`.
 
 Every problem with a board file becomes a `BoardError` whose message is one line naming the file,
-the key or entry, and what is wrong; the command line prints it as it is.
+the key or entry, and what is wrong; the command line prints it as it is. A folder of boards is checked
+whole (`compute.cache.load_all`): its error has one such line per bad file.
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ part of a cache file's name."""
 
 
 class BoardError(ValueError):
-    """A board file that cannot be used; the message is a single line meant for people."""
+    """A board file that cannot be used; the message is a single line meant for people, or, when a folder
+    of boards is checked at once, one such line per bad file (`problems`)."""
+
+    @property
+    def problems(self) -> list[str]:
+        """The message's lines: one per bad file, each naming its file."""
+        return str(self).splitlines()
 
 
 Jump = tuple[int, int]
@@ -394,14 +401,27 @@ def load_board(path: str | os.PathLike[str]) -> Board:
 
 
 def board_files(directory: Path) -> dict[str, Path]:
-    """The board files of a folder by slug, in name order; a file name that is not a plain slug is refused."""
-    found: dict[str, Path] = {}
-    for path in sorted(directory.glob("*.toml")):
-        if not SLUG.fullmatch(path.stem):
-            raise BoardError(f"{path}: the file name must be letters, digits, '-' and '_', at most 80 of them "
-                             f"(it becomes the page's address), got {path.stem[:90]!r}")
-        found[path.stem] = path
+    """The board files of a folder by slug, in name order; file names that are not plain slugs are refused,
+    all of them in one BoardError (a line each)."""
+    found, problems = scan_board_files(directory)
+    if problems:
+        raise BoardError("\n".join(problems.values()))
     return found
+
+
+def scan_board_files(directory: Path) -> tuple[dict[str, Path], dict[Path, str]]:
+    """The board files of a folder by slug, in name order, and the problem (one line) of each file whose
+    name is not a plain slug."""
+    found: dict[str, Path] = {}
+    problems: dict[Path, str] = {}
+    for path in sorted(directory.glob("*.toml")):
+        if SLUG.fullmatch(path.stem):
+            found[path.stem] = path
+        else:
+            shown = path if path.name.isprintable() else f"{path.parent}/{path.name!r}"  # one line, always
+            problems[path] = (f"{shown}: the file name must be letters, digits, '-' and '_', at most 80 of them "
+                              f"(it becomes the page's address), got {path.stem[:90]!r}")
+    return found, problems
 
 
 def resolve_board(spec: str, folders: list[Path]) -> Board:

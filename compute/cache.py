@@ -1,7 +1,8 @@
 """The results cache: one record file per board, named by a hash of what its results depend on.
 
 A file's name carries the key (`assemble.cache_key`: the board, the result schema, the package version,
-the simulation settings), so an edited board never matches an old file. A file is used only if it is
+the simulation settings, the compute stage's code), so an edited board, or edited code, never matches an
+old file. A file is used only if it is
 whole, unaltered and plausible (`storage.read_checked`, `record.check_record`); otherwise it is reported
 and recomputed. One run at a time per cache folder.
 """
@@ -17,7 +18,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from compute.assemble import board_record, cache_key, record_seconds
-from compute.boards import Board, BoardError, board_files, load_board
+from compute.boards import Board, BoardError, load_board, scan_board_files
 from compute.record import check_record
 from compute.storage import read_checked, store
 from compute.sweep import PartStore, run_pieces, start_workers_early
@@ -77,37 +78,62 @@ class ResultCache:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What `update` did for one board."""
+    """What `update` did for one board: its record file, whether it was computed (else it was up to date),
+    the seconds that took, why a cached file could not be used (`warning`), and for a computed board the
+    estimate it started with (`estimate`, seconds: `assemble.record_seconds`)."""
 
     slug: str
     path: Path
     computed: bool
     seconds: float
     warning: str | None = None
+    estimate: float | None = None
+
+
+OnStart = Callable[[Board, float], None]
+"""Called with a board about to be computed and its estimated seconds (`assemble.record_seconds`)."""
+OnDone = Callable[[Outcome], None]
+"""Called with each board's `Outcome` as soon as it is known (up to date, or computed and stored)."""
 
 
 def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
-    """Every board of the folder (or just `only`), all validated and their cost checked before any heavy work."""
+    """Every board of the folder (or just `only`), all validated and their cost checked before any heavy work.
+
+    Every file is checked before the first problem is reported: if any is bad, one BoardError lists them
+    all, one line per file naming it (in file-name order): a file name that is not a slug (any file of the
+    folder), a file that cannot be read, parsed or breaks a rule, a board over the time budget
+    (`compute.cost.check_cost`); then a line for each name of `only` with no board file.
+    """
     from compute.cost import check_cost
 
     if not boards_dir.is_dir():
         raise BoardError(f"{boards_dir}: no such folder of board files")
-    files = board_files(boards_dir)
-    wanted = list(only)
-    for slug in wanted:
-        if slug not in files:
-            raise BoardError(f"{slug}: no board of that name in {boards_dir} "
-                             f"(there are: {', '.join(files) or 'none'})")
-    if not files:
+    files, problems = scan_board_files(boards_dir)
+    wanted = list(dict.fromkeys(only))
+    unknown = [f"{slug}: no board of that name in {boards_dir} (there are: {', '.join(files) or 'none'})"
+               for slug in wanted if slug not in files]
+    if not files and not problems:
         raise BoardError(f"{boards_dir}: no board files (*.toml) found")
-    boards = [load_board(files[slug]) for slug in (wanted or files)]
-    for board in boards:
-        check_cost(board, str(files[board.slug]))
+    boards = []
+    for slug in wanted or files:
+        if slug not in files:
+            continue
+        try:
+            board = load_board(files[slug])
+            check_cost(board, str(files[slug]))
+        except BoardError as exc:
+            problems[files[slug]] = str(exc)
+        else:
+            boards.append(board)
+    lines = [problems[path] for path in sorted(problems)] + unknown
+    if lines:
+        raise BoardError("\n".join(lines))
     return boards
 
 
 def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Callable[[str], None] = print,
-           progress: bool | None = None, jobs: int = 1, prune: bool = False) -> list[Outcome]:
+           progress: bool | None = None, jobs: int = 1, prune: bool = False, on_start: OnStart | None = None,
+           on_done: OnDone | None = None) -> list[Outcome]:
     """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones.
 
     With `prune`, the records of boards that are not in `boards` are removed (the project deleted them).
@@ -116,6 +142,15 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     One run at a time per cache folder: a second `chutes compute` waits for the first (and then finds
     its results), so two runs never write the same files at once. Temporary files left by a run that
     was killed mid-write are removed first.
+
+    Progress, for a caller that reports it its own way (nothing here prints but `log`): `progress` turns
+    the tqdm bars on (True), off (False) or on only when standard error is a terminal (None), the
+    experiments' bars inside each board included. `on_done(outcome)` is called once per board, as soon as
+    its outcome is known: the boards that are up to date while the cache is checked, each computed board
+    when its record is stored. `on_start(board, estimate_seconds)` is called for each board that will be
+    computed, longest estimate first: just before it starts when the boards are computed one after
+    another (`jobs` = 1 or a single board due), but for all of them at once, when they are queued, when
+    several are computed in parallel worker processes (they start as workers come free).
     """
     try:
         cache.directory.mkdir(parents=True, exist_ok=True)
@@ -126,12 +161,15 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
         lock.acquire()
     except OSError:
         if not force and all(cache.load(b)[0] is not None for b in boards):
-            return [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0) for b in boards]
+            outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0) for b in boards]
+            for outcome in outcomes if on_done else ():
+                on_done(outcome)
+            return outcomes
         raise
     try:
         for leftover in cache.directory.rglob(".*.tmp"):
             leftover.unlink(missing_ok=True)
-        outcomes = _update(boards, cache, force, log, progress, jobs)
+        outcomes = _update(boards, cache, force, log, progress, jobs, on_start, on_done)
         if prune:
             for gone in cache.prune(b.slug for b in boards):
                 log(f"removed {gone.name}: its board is no longer in the project")
@@ -141,35 +179,44 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
 
 
 def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[[str], None],
-            progress: bool | None, jobs: int) -> list[Outcome]:
+            progress: bool | None, jobs: int, on_start: OnStart | None, on_done: OnDone | None) -> list[Outcome]:
     missing = [b for b in boards if force or not cache.path(b.slug, cache_key(b)).exists()]
     if jobs > 1 and len(missing) > 1:
         start_workers_early(__name__)  # their imports overlap the checks of the cached records below
     outcomes: dict[str, Outcome] = {}
     todo: list[Board] = []
+    warnings: dict[str, str] = {}
     for board in boards:
         started = time.perf_counter()
         record, problem = (None, None) if force else cache.load(board)
         if problem:
             log(f"warning: {problem}; recomputing")
+            warnings[board.slug] = problem
         if record is None:
             todo.append(board)
         else:
             outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, record["key"]), False,
                                            time.perf_counter() - started)
-    todo.sort(key=record_seconds, reverse=True)  # the longest first: the last ones to finish are short
-    pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs) for board in todo]
-    run_pieces(stored_record, pieces, jobs=min(jobs, len(todo)), parts=_Into(outcomes), desc="compute",
-               progress=progress)
+            if on_done:
+                on_done(outcomes[board.slug])
+    estimates = {board.slug: record_seconds(board) for board in todo}
+    todo.sort(key=lambda b: estimates[b.slug], reverse=True)  # the longest first: the last ones to finish are short
+    workers = min(jobs, len(todo))
+    pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs, progress) for board in todo]
+    parts = _Into(outcomes, warnings, estimates, on_done, on_start, todo, one_by_one=workers <= 1)
+    parts.announce()
+    run_pieces(stored_record, pieces, jobs=workers, parts=parts, desc="compute", progress=progress)
     return [outcomes[board.slug] for board in boards]
 
 
-def stored_record(board: Board, directory: Path, force: bool, jobs: int) -> tuple[str, float]:
+def stored_record(board: Board, directory: Path, force: bool, jobs: int,
+                  progress: bool | None = None) -> tuple[str, float]:
     """Compute a board's record, check it and store it in the cache folder; where, and the seconds it took.
 
     Run in a worker when several boards are due (the record is written there and never travels back)."""
     started = time.perf_counter()
-    record = board_record(board, experiments_dir=directory / "experiments", jobs=jobs, force=force)
+    record = board_record(board, experiments_dir=directory / "experiments", jobs=jobs, force=force,
+                          progress=progress)
     problem = check_record({**record, "checksum": ""})
     if problem:
         raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {problem}")
@@ -177,13 +224,37 @@ def stored_record(board: Board, directory: Path, force: bool, jobs: int) -> tupl
 
 
 class _Into(PartStore):
-    """What `run_pieces` does with each finished board: note the outcome (nothing to resume from)."""
+    """What `run_pieces` does with each finished board: note the outcome and report it (nothing to resume
+    from); and the boards' announcements as they start (`announce`): if they run `one_by_one`, the first
+    before the run and each next one when the one before it is stored, else all at once before the run
+    (they are queued for the workers together)."""
 
-    def __init__(self, outcomes: dict[str, Outcome]) -> None:
+    def __init__(self, outcomes: dict[str, Outcome], warnings: dict[str, str], estimates: dict[str, float],
+                 on_done: OnDone | None, on_start: OnStart | None, todo: list[Board], one_by_one: bool) -> None:
         super().__init__(None)
         self.outcomes = outcomes
+        self.warnings = warnings
+        self.estimates = estimates
+        self.on_done = on_done
+        self.on_start = on_start
+        self.waiting = list(todo)
+        self.one_by_one = one_by_one
+
+    def announce(self) -> None:
+        """`on_start` for the next board due (one by one), or for every board due."""
+        while self.waiting:
+            board = self.waiting.pop(0)
+            if self.on_start:
+                self.on_start(board, self.estimates[board.slug])
+            if self.one_by_one:
+                return
 
     def save(self, n: int, value: Any, piece: Sequence[Any] = ()) -> None:
         path, seconds = value
         board = piece[0]
-        self.outcomes[board.slug] = Outcome(board.slug, Path(path), True, seconds)
+        outcome = Outcome(board.slug, Path(path), True, seconds, self.warnings.get(board.slug),
+                          self.estimates[board.slug])
+        self.outcomes[board.slug] = outcome
+        if self.on_done:
+            self.on_done(outcome)
+        self.announce()

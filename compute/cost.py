@@ -90,7 +90,9 @@ def _turn_matrix_float(board: Board) -> np.ndarray:
 
 
 def estimated_seconds(board: Board) -> tuple[float, str]:
-    """Estimated time of `chutes solve` on this board, and the stage that dominates it."""
+    """Estimated time of `chutes solve` on this board (`compute.report.solve`, one process, the reference
+    machine) in seconds, and the stage that dominates it, as words ("the exact two-player sum (… primes at
+    degree d)" or "the exact game-length distribution (about … terms)")."""
     Q = _turn_matrix_float(board)
     d = len(Q)
     bits = scale_bits(board)
@@ -112,13 +114,15 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     return two_player + distribution, f"the exact game-length distribution (about {terms:,.0f} terms)"
 
 
-def check_cost(board: Board, name: str, budget: float = BUDGET_SECONDS) -> None:
-    """Raise BoardError, in one line and before any exact work, if the board would take longer than `budget`."""
+def check_cost(board: Board, name: str, budget: float = BUDGET_SECONDS) -> tuple[float, str]:
+    """Raise BoardError, in one line and before any exact work, if the board would take longer than `budget`;
+    otherwise return the estimate (`estimated_seconds`: seconds, and the stage that dominates)."""
     seconds, stage = estimated_seconds(board)
     if seconds > budget:
         raise BoardError(f"{name}: solving this board would take about {_duration(seconds)} (limit "
                          f"{budget:.0f} s), mostly {stage}; use fewer squares, a smaller die"
                          f"{' or no roll_again_on' if board.roll_again_on is not None else ''}")
+    return seconds, stage
 
 
 def _duration(seconds: float) -> str:

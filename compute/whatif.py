@@ -1,7 +1,8 @@
 """Run the experiments of a board as a user asks for them: in parallel pieces, cached, resumable.
 
-Results are stored like the boards' (a file named by a hash of the board, the experiment and its
-settings, with a checksum). A sweep killed halfway keeps its finished pieces and resumes from them.
+Results are stored like the boards' (a file named by a hash of the board, the experiment, its settings
+and the compute stage's code, with a checksum). A sweep killed halfway keeps its finished pieces and
+resumes from them.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from compute import __version__
+from compute import __version__, code_hash
 from compute.boards import Board
 from compute.chain import turn_chain
 from compute.experiments import (
@@ -47,7 +48,7 @@ def jump_piece(fields: dict[str, Any], pairs: list[list[int]]) -> list[float | N
 def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None,
             compute: Callable[[PartStore], dict[str, Any]], force: bool = False) -> dict[str, Any]:
     basis = {"board": board.canonical(), "experiment": name, "params": params, "format": SWEEP_FORMAT,
-             "version": __version__}
+             "version": __version__, "code": code_hash()}
     key = key_of(basis)
     if folder is None:
         return compute(PartStore(None))

@@ -124,3 +124,17 @@ def test_file_names_that_are_not_slugs_are_refused(tmp_path, name):
     (tmp_path / name).write_text(GOOD)
     with pytest.raises(BoardError, match="the file name must be letters, digits"):
         board_files(tmp_path)
+
+
+def test_every_file_name_that_is_not_a_slug_is_reported_at_once(tmp_path):
+    (tmp_path / "good.toml").write_text(GOOD)
+    names = ["b?.toml", "new\nline.toml", "a%b.toml"]
+    for name in names:
+        (tmp_path / name).write_text(GOOD)
+    with pytest.raises(BoardError) as info:
+        board_files(tmp_path)
+    lines = str(info.value).splitlines()
+    assert info.value.problems == lines and len(lines) == len(names), "one line per file, a newline in a name too"
+    assert all("the file name must be letters, digits" in line for line in lines)
+    for name in names:
+        assert sum(repr(name.removesuffix(".toml")) in line for line in lines) == 1, name

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from compute.assemble import cache_key
-from compute.boards import load_board
+from compute.boards import BoardError, load_board
 from compute.cache import ResultCache, load_all, update
 from compute.numbers import fraction_from_json
 from site_build.project import BUNDLED_BOARDS
@@ -136,3 +136,43 @@ def test_cli_compute_only_and_bad_board(boards_dir: Path, tmp_path: Path) -> Non
     assert _snapshot(cache_dir) == before, "a bad board must stop the run before anything changes"
     unknown = _chutes("compute", "--boards", str(boards_dir), "--cache", str(cache_dir), "--only", "nope")
     assert unknown.returncode == 2 and "nope" in unknown.stderr and len(unknown.stderr.strip().splitlines()) == 1
+
+
+COSTLY = 'squares = 600\ndie = 20\novershoot = "bounce"\nroll_again_on = 20\n'  # hours of work, refused at once
+
+
+def test_every_bad_board_is_reported_at_once_before_any_work(tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    shutil.copy(BUNDLED_BOARDS / "tiny.toml", boards / "tiny.toml")
+    cache = ResultCache(tmp_path / "cache")
+    [good] = update(load_all(boards), cache, log=lambda _: None, progress=False)
+    before = _snapshot(cache.directory)
+    bad = {"b?.toml": "the file name must be letters", "broken.toml": "a ladder goes up",
+           "costly.toml": "would take about"}
+    (boards / "b?.toml").write_bytes((boards / "tiny.toml").read_bytes())
+    (boards / "broken.toml").write_text((boards / "tiny.toml").read_text().replace("[4, 7]", "[7, 4]"))
+    (boards / "costly.toml").write_text(COSTLY)
+    with pytest.raises(BoardError) as info:
+        _run(boards, cache)
+    error = info.value
+    assert isinstance(error, ValueError) and error.problems == str(error).splitlines()
+    assert len(error.problems) == 3, str(error)
+    for line, (name, phrase) in zip(error.problems, sorted(bad.items())):
+        assert line.startswith(str(boards / name)) and phrase in line, line
+    assert _snapshot(cache.directory) == before, "nothing computed, nothing removed"
+    record, problem = cache.load(load_board(boards / "tiny.toml"))
+    assert record is not None and problem is None and good.path.is_file()
+
+
+def test_only_checks_the_boards_named_and_reports_unknown_names_with_bad_file_names(tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    shutil.copy(BUNDLED_BOARDS / "tiny.toml", boards / "tiny.toml")
+    (boards / "costly.toml").write_text(COSTLY)
+    assert [b.slug for b in load_all(boards, ["tiny", "tiny"])] == ["tiny"], "another board's problems wait"
+    (boards / "a b.toml").write_text(COSTLY)
+    with pytest.raises(BoardError) as info:
+        load_all(boards, ["tiny", "nope"])
+    lines = info.value.problems
+    assert len(lines) == 2 and "a b.toml" in lines[0] and lines[1].startswith("nope: no board of that name")
