@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from site_build.project import Project
 
 EXIT_BAD_INPUT = 2
+LONG_SECONDS = 2.0
+"""Work estimated to take this long or more shows its progress (a bar on a terminal, else a line before and after)."""
 PLAIN_DIGITS = frozenset("0123456789")
 
 
@@ -42,6 +44,11 @@ def _project(path: Path | None, need_config: bool = True, **overrides: Path | No
 
 def _board(spec: str, project: Path | None = None) -> Board:
     """A board file, else a board of the project in the working directory (or --project), else a bundled one."""
+    return _board_and_estimate(spec, project)[0]
+
+
+def _board_and_estimate(spec: str, project: Path | None = None) -> tuple[Board, float]:
+    """The board (see `_board`), refused if it would take too long, and the seconds `chutes solve` should take."""
     from compute.boards import resolve_board
     from compute.cost import check_cost
     from site_build.project import BUNDLED_BOARDS, Project
@@ -49,8 +56,16 @@ def _board(spec: str, project: Path | None = None) -> Board:
     here = Project.at(project, need_config=False)
     folders = [here.boards_dir] if here.config_file.is_file() and here.boards_dir.is_dir() else []
     board = resolve_board(spec, [*folders, BUNDLED_BOARDS])
-    check_cost(board, spec)
-    return board
+    return board, check_cost(board, spec)[0]
+
+
+def _working(label: str, estimate: float):
+    """Progress for one long computation (estimated at LONG_SECONDS or more); quick ones stay quiet."""
+    from contextlib import nullcontext
+
+    from chutes.progress import step
+
+    return step(label, estimate) if estimate >= LONG_SECONDS else nullcontext()
 
 
 def _project_option(fn):
@@ -85,7 +100,7 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
         raise click.UsageError("give either --positions or --players, not both")
     if exact and players != 3:
         raise click.UsageError("--exact goes with --players 3 (two players are always exact)")
-    b = _board(board, project)
+    b, estimate = _board_and_estimate(board, project)
     if exact:
         _first_of_three(b, as_json)
         return
@@ -101,7 +116,8 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
     from compute.report import solve as solve_board
     from compute.report import summary
 
-    result = solve_board(b)
+    with _working(f"solving {b.slug or board}", estimate):
+        result = solve_board(b)
     if as_json:
         _emit_json(result)
     else:
@@ -124,7 +140,8 @@ def _first_of_three(b: Board, as_json: bool) -> None:
                          f"{seconds:.0f} s here (limit {BUDGET_SECONDS:.0f} s); without --exact it is certified "
                          f"to 35 digits at once")
     started = time.perf_counter()
-    p = fraction_json(first_of_three_wins(chain))
+    with _working(f"the first of three players on {b.slug or b.title}", seconds):
+        p = fraction_json(first_of_three_wins(chain))
     if as_json:
         _emit_json({"board": board_json(b), "players": 3, "first_player_wins": p})
         return
@@ -249,23 +266,30 @@ def _fewer_records_than_boards(project: Project) -> bool:
 
 
 def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False):
-    """The compute stage as the build stage calls it: bring the cache up to date, return the record files."""
+    """The compute stage as the build stage calls it: bring the cache up to date, return the record files.
+
+    Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done."""
     def records(project: Project) -> list[Path]:
         from compute.sweep import start_workers_early
 
         if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
             start_workers_early("compute.cache")  # the workers' imports overlap this process's own
+        from chutes.progress import BoardProgress
         from compute.cache import ResultCache, load_all, update
 
         boards = load_all(project.boards_dir, only)
         for board in boards if not quiet else ():
             if not board.source:
                 _say(f"note: {board.slug} has no source: its page will not say where the board comes from")
-        cache = ResultCache(project.cache_dir)
-        outcomes = update(boards, cache, force=force, log=_say, jobs=os.cpu_count() or 1, prune=not only)
-        for o in outcomes if not quiet else ():
-            what = f"computed in {o.seconds:.1f} s" if o.computed else "up to date"
-            click.echo(f"  {o.slug}: {what} ({o.path.name})", err=True)
+        shown = BoardProgress()
+        try:
+            outcomes = update(boards, ResultCache(project.cache_dir), force=force, log=_say,
+                              jobs=os.cpu_count() or 1, prune=not only, progress=False,
+                              on_start=None if quiet else lambda b, s: shown.start(b.slug, s),
+                              on_done=None if quiet else lambda o: shown.done(o.slug, o.computed, o.seconds,
+                                                                              o.estimate, o.path.name))
+        finally:
+            shown.close()
         return [o.path for o in outcomes]
 
     return records
@@ -282,23 +306,31 @@ def compute_command(only: tuple[str, ...], force: bool, boards_dir: Path | None,
     compute_stage(only, force)(_project(project, boards_dir=boards_dir, cache_dir=cache_dir))
 
 
-@main.command(help="Build the website into the project's site/: compute (cached), write the pages, run MkDocs, "
-                   "check the result, publish it.")
+def _engine_option(fn):
+    return click.option("--engine", type=click.Choice(["mkdocs", "zensical"]), default=None,
+                        help="What turns the pages into HTML [default: the project's mkdocs.yml "
+                             "(plugins: chutes: engine), else mkdocs].")(fn)
+
+
+@main.command(help="Build the website into the project's site/: compute (cached), write the pages, run the engine "
+                   "(MkDocs or Zensical), check the result, publish it.")
 @click.option("--force", is_flag=True, help="Recompute every board even when the cache is up to date.")
 @click.option("--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to put the site [default: the project's site/]; only a folder made by chutes is replaced.")
 @click.option("--site-url", metavar="URL", default=None,
               help="The address the site will be published at [default: $CHUTES_SITE_URL, else the local preview].")
+@_engine_option
 @_paths
-def build(force: bool, site_dir: Path | None, site_url: str | None, boards_dir: Path | None, cache_dir: Path | None,
-          project: Path | None) -> None:
+def build(force: bool, site_dir: Path | None, site_url: str | None, engine: str | None, boards_dir: Path | None,
+          cache_dir: Path | None, project: Path | None) -> None:
     """Build and check the site."""
+    from chutes.progress import step
     from site_build.pipeline import build_site, site_url_for
 
     here = _project(project, site_dir=site_dir, boards_dir=boards_dir, cache_dir=cache_dir)
     url, local = site_url_for(site_url)
     started = time.perf_counter()
-    out = build_site(here, compute_stage(force=force), url)
+    out = build_site(here, compute_stage(force=force), url, engine=engine, phase=step)
     pages = len(list(out.rglob("*.html")))
     _say(f"site built in {time.perf_counter() - started:.1f} s: {pages} pages in {out}/ (preview it with "
          f"'chutes serve')")
@@ -307,19 +339,30 @@ def build(force: bool, site_dir: Path | None, site_url: str | None, boards_dir: 
              f"(or set CHUTES_SITE_URL)")
 
 
-@main.command(help="Preview the site with live reload (edit a board, a template or a page and it rebuilds).")
+@main.command(help="Preview the site with live reload: an edited board, template, page or setting is shown at once.")
 @click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT",
               help="Address to serve on.")
+@_engine_option
 @_project_option
-def serve(dev_addr: str, project: Path | None) -> None:
+def serve(dev_addr: str, engine: str | None, project: Path | None) -> None:
     """Serve the site for preview."""
-    from site_build.pipeline import serve as serve_site
+    from chutes.progress import step
+    from site_build.preview import serve as serve_site
 
     host, _, port = dev_addr.rpartition(":")
     if not host or not (set(port) <= PLAIN_DIGITS and port and 1 <= int(port) <= 65535):
         raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, got {dev_addr!r}",
                                  param_hint="--dev-addr")
-    serve_site(_project(project), compute_stage(quiet=True), dev_addr)
+    serve_site(_project(project), compute_stage(), dev_addr, engine=engine, log=_say, phase=step)
+
+
+@main.command(name="cache-key", help="Print the key of the compute stage's code and version: records made by other "
+                                      "code are never reused (CI keys its results cache on it).")
+def cache_key() -> None:
+    """The compute stage's code hash."""
+    from compute import code_hash
+
+    click.echo(code_hash()[:16])
 
 
 @main.command(name="new", help="Start a new site project in DIR: mkdocs.yml, an example board, a README and a "
@@ -506,7 +549,8 @@ def run(argv: list[str] | None = None) -> int:
     except Exception as exc:
         status = _library_error(exc)
         if status is not None:
-            _say(f"error: {exc}")
+            for line in str(exc).splitlines() or [""]:  # every bad board file at once: a line each
+                _say(f"error: {line}")
             return status
         if isinstance(exc, OSError):
             where = f"{exc.filename}: " if exc.filename else ""

@@ -2,7 +2,7 @@
 
 The files come from the package's `scaffold/` folder (an example board with comments, a README, a
 .gitignore and the CI workflow that publishes it) and the reference site's own mkdocs.yml with the new
-site's name; requirements.txt pins this version of chutes.
+site's name; requirements.txt pins this version of chutes, from PyPI or from the project's `wheels/` folder.
 """
 
 from __future__ import annotations
@@ -36,6 +36,13 @@ def site_config(reference: str, name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def requirements(version: str) -> str:
+    """The new site's requirements.txt: this chutes version, from PyPI or from a wheel put in `wheels/`."""
+    return ("# The generator, at the version this site was made with: from PyPI, or from a wheel in wheels/ (until\n"
+            "# chutes-exact is on PyPI, or offline: pip wheel --no-deps -w wheels PATH/TO/A/CLONE/OF/IT).\n"
+            f"--find-links wheels\nchutes-exact=={version}\n")
+
+
 def write_project(directory: str | Path, version: str) -> list[Path]:
     """Write a new site project into `directory` (new or empty), pinned to chutes `version`; the files written."""
     root = absolute(directory)
@@ -46,7 +53,7 @@ def write_project(directory: str | Path, version: str) -> list[Path]:
                 if source == "README.md" else (SCAFFOLD / source).read_text()
                 for source, target in LAYOUT.items()}
     contents["mkdocs.yml"] = site_config(REFERENCE_CONFIG.read_text(), name)
-    contents["requirements.txt"] = f"chutes-exact=={version}\n"
+    contents["requirements.txt"] = requirements(version)
     written = []
     for rel, text in contents.items():
         path = root / rel

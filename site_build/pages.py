@@ -12,6 +12,7 @@ import csv
 import io
 import json
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,6 @@ from site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from site_build.tables import board_tables, overlay_table
 from site_build.words import FILTERS, per_thousand, rounded
 
-UNLISTED = "\nlisted: false\n"
 SKIP_SOURCES = {"boards", "literature.toml"}
 LITERATURE = "literature.toml"
 INLINE_FRACTION_CHARS = 50_000
@@ -222,11 +222,13 @@ def board_figures(page: BoardPage) -> dict[str, str]:
 
 
 def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = None,
-                 sources: list[Path] | None = None) -> dict[str, str | bytes | Path]:
+                 sources: list[Path] | None = None, built: date | None = None) -> dict[str, str | bytes | Path]:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
 
-    `templates` and `sources` are searched in order (a project's folder before the package's defaults)."""
+    `templates` and `sources` are searched in order (a project's folder before the package's defaults).
+    `built` is the build's date (default: today, UTC), which the board pages' citations give."""
     env = _environment(templates or [DEFAULT_TEMPLATES])
+    built = built or datetime.now(UTC).date()
     for record in records:
         for name in ("expected_turns", "first_player_wins"):
             row = record["checks"][name]
@@ -264,7 +266,9 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
         files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
                                                   in_menu=page in listed, alive=alive,
                                                   jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
-                                                  tables=board_tables(page.record, list(charts)))
+                                                  tables=board_tables(page.record, list(charts)),
+                                                  build_year=str(built.year),
+                                                  build_date=f"{built.day} {built:%B} {built.year}")
         files[page.json_file] = page.json_text
         files[page.fraction_file] = page.fraction_text
         if page.three_file:
@@ -371,22 +375,12 @@ def schema_parts(schema: dict[str, Any]) -> list[dict[str, Any]]:
             for p in parts if p.get("properties")]
 
 
-def render(record_files: list[Path], out_dir: Path, templates: list[Path] | None = None,
-           sources: list[Path] | None = None) -> list[str]:
-    """Read cached result files and write the docs folder; the paths that changed."""
-    records = [load_record(p) for p in record_files]
-    return write_docs(render_pages(records, templates, sources), out_dir)
-
-
-def nav(docs_dir: Path) -> list[Any]:
-    """The site's navigation: home, one entry per listed board, "Design a board", then comparison, method and
-    data (a board page whose front matter says `listed: false` is built but not in the menu)."""
-    pages = sorted((p for p in (docs_dir / "boards").glob("*.md") if UNLISTED not in p.read_text()[:2000]),
-                   key=lambda p: p.stem)
-    boards = [p.relative_to(docs_dir).as_posix() for p in pages]
-    entries: list[Any] = ["index.md", {"Boards": boards}]
-    if (docs_dir / "design.md").exists():
-        entries.append("design.md")
-    entries += [name for name in ("compare.md", "literature.md", "method.md", "data.md") if (docs_dir / name).exists()]
-    return entries
-
+def site_nav(records: list[dict[str, Any]], files: dict[str, Any]) -> list[Any]:
+    """The site's navigation, from the records: home, one entry per listed board (a board file that says
+    `listed = false` is built but not in the menu), "Design a board", then comparison, literature, method
+    and data where the site has them."""
+    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
+    listed = [p for p in pages if p.listed] or pages
+    entries: list[Any] = ["index.md", {"Boards": [f"boards/{p.slug}.md" for p in listed]}]
+    return entries + [name for name in ("design.md", "compare.md", "literature.md", "method.md", "data.md")
+                      if name in files]

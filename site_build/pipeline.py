@@ -1,4 +1,9 @@
-"""The build in order: the cached records → the Markdown pages → MkDocs → checks → publish into the site folder.
+"""The build in order: the records → the docs tree, theme and engine configuration → the engine → checks → publish.
+
+The build stage writes everything the engine reads before it runs (`stage`): the Markdown pages and
+downloads, the theme overrides merged into one folder, and a complete configuration file. The engine
+(MkDocs or Zensical, `site_build.engines`) then builds from those files alone; `chutes serve` writes the
+same files into a folder of its own and lets the engine's live reload pick up every change.
 
 One build at a time per project (a lock in its `.cache/`). The new site is built beside the old one and
 swapped in only after it passed its checks, so a failed build leaves the previous site as it was. Only a
@@ -9,68 +14,97 @@ everyone (0644, folders 0755), as a web server running as another user needs.
 from __future__ import annotations
 
 import glob
-import logging
 import os
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from filelock import FileLock
 
+from site_build import engines
 from site_build.checks import SiteError, site_problems
-from site_build.pages import render
-from site_build.project import SITE_MARKER, Project, ProjectError
+from site_build.engine_config import (
+    EngineInputs,
+    custom_theme_dir,
+    engine_config,
+    engine_setting,
+    read_config,
+    write_config,
+)
+from site_build.pages import load_record, render_pages, site_nav, write_docs
+from site_build.project import SITE_MARKER, Area, Project, ProjectError
 
-HOOKS_FILE = Path(__file__).with_name("hooks.py")
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
 MARKER_TEXT = "This folder was made by `chutes build`, which replaces its whole content on every build.\n"
 
 Records = Callable[[Project], list[Path]]
 """Brings the results cache up to date for a project and returns its record files (the compute stage)."""
+Phase = Callable[[str], AbstractContextManager[object]]
+"""Wraps each step of a build ("writing the pages", ...) so that a caller can show what is going on."""
 
 
-def _reproducible_date(root: Path) -> None:
-    """Pin the build date (sitemap) to the project's last commit, so identical inputs give identical files."""
-    if "SOURCE_DATE_EPOCH" in os.environ:
-        return
-    try:
-        stamp = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True, text=True,
-                               check=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return
-    if stamp.isdigit():
-        os.environ["SOURCE_DATE_EPOCH"] = stamp
+def no_phase(name: str) -> AbstractContextManager[object]:
+    """The default Phase: says nothing."""
+    return nullcontext()
 
 
-def config_overrides(project: Project, docs_dir: Path, site_url: str | None) -> dict[str, object]:
-    """What `chutes` sets in the project's MkDocs configuration: its folders, its hooks, and the site's address."""
-    overrides: dict[str, object] = {"docs_dir": str(docs_dir), "hooks": [str(HOOKS_FILE)]}
-    if site_url:
-        overrides["site_url"] = site_url
-    return overrides
+def build_date(root: Path) -> date:
+    """The build's date: SOURCE_DATE_EPOCH, else the project's last commit (set as SOURCE_DATE_EPOCH, which
+    the engine's sitemap uses too, so identical inputs give identical files), else today (UTC)."""
+    if "SOURCE_DATE_EPOCH" not in os.environ:
+        try:
+            stamp = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True, text=True,
+                                   check=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            stamp = ""
+        if stamp.isdigit():
+            os.environ["SOURCE_DATE_EPOCH"] = stamp
+    stamp = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return datetime.fromtimestamp(int(stamp), UTC).date() if stamp.isdigit() else datetime.now(UTC).date()
 
 
-def mkdocs_build(project: Project, docs_dir: Path, site_dir: Path, site_url: str | None) -> list[Path]:
-    """Run MkDocs (strict) on the generated pages; the theme's template folders. Problems become one SiteError."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
+def theme_files(project: Project, config: dict[str, object]) -> dict[str, Path]:
+    """The theme overrides, merged: the package's, then the project's `templates/theme/`, then a `custom_dir`
+    its mkdocs.yml names (a later file of the same name wins). The engine gets them as one `custom_dir`."""
+    folders = [d / "theme" for d in reversed(project.templates_dirs)]
+    own = custom_theme_dir(config, project.root)
+    if own is not None:
+        folders.append(own)
+    files: dict[str, Path] = {}
+    for folder in folders:
+        if folder.is_dir():
+            files.update({p.relative_to(folder).as_posix(): p for p in sorted(folder.rglob("*")) if p.is_file()})
+    return files
 
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    _reproducible_date(project.root)
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    try:
-        config = load_config(config_file=str(project.config_file), site_dir=str(site_dir),
-                             **config_overrides(project, docs_dir, site_url))
-        build(config)
-        return [Path(d) for d in config.theme.dirs]
-    except MkDocsException as exc:
-        raise SiteError(f"{project.config_file}: MkDocs stopped: {str(exc).strip().splitlines()[-1]}") from None
-    except (OSError, ValueError) as exc:
-        raise SiteError(f"{project.config_file}: MkDocs stopped: {exc}") from None
+
+@dataclass(frozen=True)
+class Staged:
+    """What `stage` wrote: the engine to run and its configuration file."""
+
+    engine: str
+    config_file: Path
+
+
+def stage(project: Project, record_files: list[Path], area: Area, site_dir: Path, site_url: str,
+          engine: str | None = None) -> Staged:
+    """Write everything the engine reads into `area`: the pages, the theme overrides and the configuration
+    (touching only files whose content changed, so a live preview reloads once per edit)."""
+    config = read_config(project.config_file)
+    chosen = engine or engine_setting(config, project.config_file)
+    records = [load_record(p) for p in record_files]
+    files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root))
+    write_docs(files, area.docs_dir)
+    write_docs(dict(theme_files(project, config)), area.theme_dir)
+    inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=site_dir, site_url=site_url,
+                          nav=site_nav(records, files))
+    write_config(engine_config(config, inputs), area.config_file)
+    return Staged(chosen, area.config_file)
 
 
 def publishable(folder: Path) -> None:
@@ -92,8 +126,9 @@ def site_url_for(site_url: str | None) -> tuple[str, bool]:
     return url if url.endswith("/") else url + "/", False
 
 
-def build_site(project: Project, records: Records, site_url: str | None = None) -> Path:
-    """Compute (cached), render, build, check, and only then replace the project's site folder."""
+def build_site(project: Project, records: Records, site_url: str | None = None, engine: str | None = None,
+               phase: Phase = no_phase) -> Path:
+    """Compute (cached), write the engine's inputs, build, check, and only then replace the project's site folder."""
     project.check_site_dir()
     url, _ = site_url_for(site_url)
     site_dir = project.site_dir
@@ -104,8 +139,8 @@ def build_site(project: Project, records: Records, site_url: str | None = None) 
         raise ProjectError(f"{exc.filename}: cannot create the folder ({exc.strerror})") from None
     with FileLock(project.work_dir / "build.lock"):
         _remove_leftovers(site_dir)
-        render(records(project), project.docs_dir, project.templates_dirs, project.site_src_dirs)
-        _publish(project, url)
+        record_files = records(project)
+        _publish(project, record_files, url, engine, phase)
     return site_dir
 
 
@@ -120,7 +155,7 @@ def _remove_leftovers(site_dir: Path) -> None:
             shutil.rmtree(stale, ignore_errors=True)
 
 
-def _publish(project: Project, url: str) -> None:
+def _publish(project: Project, record_files: list[Path], url: str, engine: str | None, phase: Phase) -> None:
     site_dir = project.site_dir
     try:
         staging = Path(tempfile.mkdtemp(prefix=_leftover_name(site_dir, "new-"), dir=site_dir.parent))
@@ -128,8 +163,12 @@ def _publish(project: Project, url: str) -> None:
         raise ProjectError(f"--site-dir {site_dir}: cannot write beside it ({exc.strerror})") from None
     try:
         (staging / SITE_MARKER).write_text(MARKER_TEXT)
-        theme_dirs = mkdocs_build(project, project.docs_dir, staging, url)
-        problems = site_problems(staging, theme_dirs, url)
+        with phase("writing the pages"):
+            staged = stage(project, record_files, project.build_area, staging, url, engine)
+        with phase(f"building the site with {engines.LABELS[staged.engine]}"):
+            theme_dirs = engines.build(staged.engine, staged.config_file)
+        with phase("checking the site"):
+            problems = site_problems(staging, theme_dirs, url)
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise SiteError(f"site not published: {problems[0]}{more}")
@@ -146,36 +185,3 @@ def _publish(project: Project, url: str) -> None:
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-
-
-def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000") -> None:
-    """Preview the site with live reload: edits to boards, templates or pages rebuild it.
-
-    The preview writes its pages into a folder of its own, so a `chutes build` beside it never races it.
-    """
-    from mkdocs.commands.serve import serve as mkdocs_serve
-    from mkdocs.exceptions import MkDocsException
-
-    from site_build import hooks
-
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-    mkdocs_log = logging.getLogger("mkdocs")
-    mkdocs_log.addHandler(handler)
-    mkdocs_log.setLevel(logging.INFO)
-    project.work_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="serve-docs-", dir=project.work_dir) as docs:
-        docs_dir = Path(docs)
-        render(records(project), docs_dir, project.templates_dirs, project.site_src_dirs)
-        hooks.PREVIEW.update(project=project, records=records)
-        watch = [str(p) for p in (*project.templates_dirs, *project.site_src_dirs, project.boards_dir) if p.is_dir()]
-        try:
-            mkdocs_serve(config_file=str(project.config_file), livereload=True, watch=watch, dev_addr=dev_addr,
-                         **config_overrides(project, docs_dir, f"http://{dev_addr}/"))
-        except OSError as exc:
-            raise SiteError(f"cannot serve on {dev_addr}: {exc.strerror or exc}") from None
-        except MkDocsException as exc:
-            raise SiteError(f"{project.config_file}: MkDocs stopped: {str(exc).strip().splitlines()[-1]}") from None
-        finally:
-            hooks.PREVIEW.clear()

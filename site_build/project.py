@@ -28,6 +28,26 @@ class ProjectError(ValueError):
     """A project or output folder that cannot be used; the message is one line meant for people."""
 
 
+@dataclass(frozen=True)
+class Area:
+    """What the build stage writes for the engine, in one folder: the pages, the theme overrides merged into
+    one folder, and the engine's configuration (everything the engine reads)."""
+
+    root: Path
+
+    @property
+    def docs_dir(self) -> Path:
+        return self.root / "docs"
+
+    @property
+    def theme_dir(self) -> Path:
+        return self.root / "theme"
+
+    @property
+    def config_file(self) -> Path:
+        return self.root / CONFIG_NAME
+
+
 def absolute(path: str | os.PathLike[str], base: Path | None = None) -> Path:
     """`path` made absolute against `base` (default: the working directory), with `..` resolved."""
     p = Path(path).expanduser()
@@ -68,8 +88,18 @@ class Project:
         return self.root / ".cache"
 
     @property
+    def build_area(self) -> Area:
+        """What `chutes build` gives the engine: `.cache/docs`, `.cache/theme`, `.cache/mkdocs.yml`."""
+        return Area(self.work_dir)
+
+    @property
+    def preview_area(self) -> Area:
+        """The same for `chutes serve`, apart, so that a build beside a preview never races it."""
+        return Area(self.work_dir / "preview")
+
+    @property
     def docs_dir(self) -> Path:
-        return self.work_dir / "docs"
+        return self.build_area.docs_dir
 
     @property
     def experiments_dir(self) -> Path:

@@ -185,30 +185,6 @@ def test_a_read_only_cache_still_serves_a_cached_run(tmp_path: Path, monkeypatch
         compute_stage(force=True, quiet=True)(project)
 
 
-def test_a_bad_board_during_a_preview_keeps_the_last_pages(tmp_path: Path, caplog) -> None:
-    from site_build import hooks
-
-    project = new_project(tmp_path / "p")
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "index.md").write_text("# Home\n")
-
-    def broken(project: object) -> list[Path]:
-        raise ValueError("b.toml: squares: missing")
-
-    class Config(dict):
-        config_file_path = str(project.config_file)
-        theme = type("Theme", (), {"dirs": []})()
-
-    hooks.PREVIEW.update(project=project, records=broken)
-    try:
-        config = hooks.on_config(Config(docs_dir=str(docs)))
-    finally:
-        hooks.PREVIEW.clear()
-    assert config["nav"][0] == "index.md" and (docs / "index.md").read_text() == "# Home\n"
-    assert "b.toml: squares: missing" in caplog.text
-
-
 def test_boards_beyond_the_time_budget_are_refused_before_any_work(tmp_path: Path) -> None:
     board = tmp_path / "huge.toml"
     ladders = [[k, k + 7] for k in range(5, 990, 23)]

@@ -1,0 +1,98 @@
+"""`chutes serve`: the site previewed with live reload, every edit of a board, page, template or setting shown.
+
+The preview writes the engine's inputs into a folder of its own (`Project.preview_area`) by the same
+`pipeline.stage` as a build, then runs the engine's server on them. A watcher on the project's sources
+stages again after each edit (the compute stage recomputes only the boards that changed); the engine sees
+the rewritten pages and reloads the browser. A broken board or template prints its one-line error and
+the last good pages stay.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from site_build import engines
+from site_build.pipeline import Phase, Records, no_phase, stage
+from site_build.project import Project
+
+QUIET_SECONDS = 0.3
+"""How long the sources must stay unchanged before the preview is staged again (an editor saves in steps)."""
+
+
+def sources(project: Project) -> list[Path]:
+    """The folders and files whose edits change the site: boards, templates, pages and assets (the project's,
+    even before it has them, and the package's defaults), and mkdocs.yml."""
+    folders = [project.boards_dir, project.root / "templates", project.root / "site_src",
+               *project.templates_dirs, *project.site_src_dirs]
+    return sorted({p.resolve() for p in folders}) + [project.config_file.resolve()]
+
+
+def _watch_roots(project: Project, watched: list[Path]) -> list[Path]:
+    """Where to watch, recursively: the project's folder (new folders in it too) and any source outside it."""
+    root = project.root.resolve()
+    outside = [p for p in watched if p.is_dir() and root not in p.parents and p != root]
+    return [root] + sorted({p for p in outside if not any(o in p.parents for o in outside)})
+
+
+class _Debounced(FileSystemEventHandler):
+    """Calls `action` once the watched sources have been quiet for QUIET_SECONDS after a change to one of them."""
+
+    def __init__(self, action: Callable[[], None], watched: Iterable[Path]) -> None:
+        self.action = action
+        self.watched = list(watched)
+        self.timer: threading.Timer | None = None
+        self.lock = threading.Lock()
+
+    def _concerns(self, path: str) -> bool:
+        p = Path(path)
+        return any(p == w or w in p.parents for w in self.watched)
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        paths = [event.src_path, getattr(event, "dest_path", "")]
+        if not any(self._concerns(str(p)) for p in paths if p):
+            return
+        with self.lock:
+            if self.timer is not None:
+                self.timer.cancel()
+            self.timer = threading.Timer(QUIET_SECONDS, self.action)
+            self.timer.daemon = True
+            self.timer.start()
+
+
+def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", engine: str | None = None,
+          log: Callable[[str], None] = print, phase: Phase = no_phase) -> None:
+    """Preview the project at `dev_addr` until interrupted, staging again after every edit of its sources."""
+    area = project.preview_area
+    url = f"http://{dev_addr}/"
+    with phase("writing the pages"):
+        staged = stage(project, records(project), area, area.root / "site", url, engine)
+    refreshing = threading.Lock()
+
+    def refresh() -> None:
+        with refreshing:
+            try:
+                stage(project, records(project), area, area.root / "site", url, engine)
+                log("preview updated")
+            except ValueError as exc:  # BoardError, SiteError, ProjectError: one line; the last good pages stay
+                log(f"error: {exc}")
+            except OSError as exc:
+                log(f"error: {exc.filename or ''}: {exc.strerror or exc}")
+
+    observer = Observer()
+    watched = sources(project)
+    handler = _Debounced(refresh, watched)
+    for folder in _watch_roots(project, watched):
+        observer.schedule(handler, str(folder), recursive=True)
+    observer.daemon = True
+    observer.start()
+    try:
+        engines.serve(staged.engine, staged.config_file, dev_addr, [area.theme_dir])
+    finally:
+        observer.stop()

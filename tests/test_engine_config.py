@@ -1,0 +1,97 @@
+"""The build stage writes everything before the engine runs: a complete configuration any engine reads as it is.
+
+And plain MkDocs in a chutes project stops with a pointer to `chutes build`, leaving the site as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import chutes, new_project
+
+from site_build.engine_config import EngineInputs, Tagged, engine_config, read_config, write_config
+from site_build.project import Project
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A project with a listed board and an unlisted one, built once."""
+    project = new_project(tmp_path_factory.mktemp("engine") / "p", ["tiny", "short"])
+    out = chutes("build", cwd=project.root)
+    assert out.returncode == 0, out.stderr
+    return project
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, p.stat().st_size)
+            for p in folder.rglob("*") if p.is_file()}
+
+
+def test_the_engine_configuration_is_complete_and_its_navigation_comes_from_the_records(built: Project) -> None:
+    config = yaml.load(built.build_area.config_file.read_text(), Loader=yaml.Loader)  # noqa: S506 (our own file)
+    assert Path(config["docs_dir"]) == built.build_area.docs_dir
+    assert Path(config["theme"]["custom_dir"]) == built.build_area.theme_dir
+    assert (built.build_area.theme_dir / "main.html").is_file()
+    assert config["site_url"] == "http://127.0.0.1:8000/" and "hooks" not in config
+    assert "chutes" not in str(config["plugins"]) and "search" in config["plugins"]
+    boards = next(entry["Boards"] for entry in config["nav"] if isinstance(entry, dict))
+    assert boards == ["boards/short.md"], "tiny says listed = false: built, not in the menu"
+    assert (built.build_area.docs_dir / "boards" / "tiny.md").is_file()
+    assert config["nav"][0] == "index.md" and "method.md" in config["nav"]
+    fence = config["markdown_extensions"][-1]["pymdownx.superfences"]["custom_fences"][0]["format"]
+    assert fence.__name__ == "block", "a !!python/name tag is written back as a tag"
+
+
+def test_plain_mkdocs_builds_the_written_configuration_with_no_help_from_chutes(built: Project, tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(built.build_area.config_file),
+                          "--site-dir", str(tmp_path / "site")], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert out.returncode == 0, out.stderr
+    page = Path("boards", "short", "index.html")
+    assert (tmp_path / "site" / page).read_text() == (built.site_dir / page).read_text()
+
+
+@pytest.mark.parametrize("command", [["build"], ["build", "--clean"], ["serve", "--dev-addr", "127.0.0.1:0"]])
+def test_plain_mkdocs_in_a_project_stops_with_one_line_and_leaves_the_site_alone(built: Project,
+                                                                                   command: list[str]) -> None:
+    before = _snapshot(built.site_dir)
+    out = subprocess.run([sys.executable, "-m", "mkdocs", *command], cwd=built.root, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert out.returncode != 0
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "chutes build" in lines[0] and "chutes serve" in lines[0], out.stderr
+    assert _snapshot(built.site_dir) == before
+
+
+def test_the_engine_setting_is_checked_in_one_line(tmp_path: Path) -> None:
+    project = new_project(tmp_path / "p")
+    text = project.config_file.read_text()
+    assert "engine: mkdocs" in text
+    project.config_file.write_text(text.replace("engine: mkdocs", "engine: sphinx"))
+    out = chutes("build", cwd=project.root)
+    assert out.returncode == 2 and not project.site_dir.exists()
+    assert out.stderr.strip().splitlines()[-1] == (f"chutes: error: {project.config_file}: plugins → chutes → engine: "
+                                                   "expected one of mkdocs, zensical, got 'sphinx'")
+
+
+def test_tags_and_settings_survive_the_round_trip(tmp_path: Path) -> None:
+    source = tmp_path / "mkdocs.yml"
+    source.write_text("site_name: x\ntheme: material\nhooks: [h.py]\nextra:\n  token: !ENV [TOKEN, none]\n"
+                      "plugins:\n  search: {}\n  chutes: {engine: zensical}\nmarkdown_extensions:\n"
+                      "  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n")
+    config = read_config(source)
+    assert config["extra"]["token"] == Tagged("!ENV", ["TOKEN", "none"])
+    out = tmp_path / "engine.yml"
+    written = engine_config(config, EngineInputs(tmp_path / "d", tmp_path / "t", tmp_path / "s", "http://h/", ["a.md"]))
+    assert write_config(written, out) and not write_config(written, out), "an unchanged file is not rewritten"
+    again = read_config(out)
+    assert again["theme"] == {"name": "material", "custom_dir": str(tmp_path / "t")}
+    assert again["plugins"] == [{"search": {}}] and "hooks" not in again
+    assert again["extra"]["token"] == Tagged("!ENV", ["TOKEN", "none"])
+    emoji = again["markdown_extensions"][0]["pymdownx.emoji"]["emoji_index"]
+    assert emoji == Tagged("tag:yaml.org,2002:python/name:material.extensions.emoji.twemoji", "")
