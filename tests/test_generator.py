@@ -1,45 +1,86 @@
-"""chutes as a tool people install: a wheel in a fresh virtualenv, `chutes new`, projects side by side."""
+"""chutes as a tool people install: the README's install lines in a fresh virtualenv, `chutes new`, the new
+project's own requirements, projects side by side."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import REPOSITORY, chutes, new_project
 from uv import find_uv_bin
 
 from site_build.project import SITE_MARKER
 
+INSTALL = pytest.mark.xdist_group("install")  # one virtualenv per worker: its tests run on one worker
+
+
+def _block(heading: str) -> str:
+    """The first code block under a README heading (without its language line)."""
+    text = (REPOSITORY / "README.md").read_text()
+    section = text[text.index(heading):]
+    return section.split("```", 2)[1].split("\n", 1)[1]
+
+
+def readme_install_line() -> str:
+    """The command under "Start your own site" that installs the generator (its comment left out)."""
+    return next(line.split("#")[0].strip() for line in _block("## Start your own site").splitlines()
+                if line.startswith("pip install"))
+
+
+def copy_of_repository(target: Path) -> Path:
+    """This repository's files (tracked and new, as a clone would have them), links kept as links."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPOSITORY, capture_output=True, check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        source, dest = REPOSITORY / rel, target / rel
+        if not source.exists() and not source.is_symlink():
+            continue  # deleted in the work tree
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            dest.symlink_to(os.readlink(source))
+        else:
+            shutil.copy2(source, dest)
+    return target
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtualenv holding the locked dependencies and a wheel built from this repository.
-
-    uv builds, creates and installs (what pip does in a minute, from uv's cache in seconds); the wheel is
-    the standard one any installer reads."""
-    root = tmp_path_factory.mktemp("wheel")
-    uv = find_uv_bin()
-    subprocess.run([uv, "build", "--wheel", "--quiet", "--out-dir", str(root / "dist"), str(REPOSITORY)],
+    """A fresh virtualenv where the README's install line, run as written beside a copy of this repository in the
+    folder it names, installed the generator with pip (the lock file's versions as constraints: no surprise
+    upgrades in the test). uv only makes the virtualenv, with pip in it."""
+    root = tmp_path_factory.mktemp("install")
+    line = readme_install_line()
+    folder = line.split()[-1]
+    assert line == f"pip install {folder}" and folder.startswith("./"), line
+    copy_of_repository(root / folder)
+    subprocess.run([find_uv_bin(), "venv", "--quiet", "--seed", "--python", sys.executable, str(root / "env")],
                    check=True, capture_output=True)
-    [wheel] = (root / "dist").glob("chutes_exact-*.whl")
-    subprocess.run([uv, "venv", "--quiet", "--python", sys.executable, str(root / "env")], check=True,
-                   capture_output=True)
-    python = root / "env" / "bin" / "python"
-    for args in (["-r", str(REPOSITORY / "requirements" / "lock.txt")], ["--no-deps", str(wheel)]):
-        subprocess.run([uv, "pip", "install", "--quiet", "--python", str(python), *args], check=True,
-                       capture_output=True)
+    env = _environment(root / "env" / "bin")
+    env["PIP_CONSTRAINT"] = str(REPOSITORY / "requirements" / "lock.txt")
+    done = subprocess.run(line, shell=True, cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
     return root / "env" / "bin"
 
 
-def _run(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CHUTES_SITE_URL")}
+def _environment(bin_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CHUTES_SITE_URL", "VIRTUAL_ENV")}
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
-    return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    env["VIRTUAL_ENV"] = str(bin_dir.parent)
+    return env
 
 
+def _run(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), cwd=cwd, env=_environment(bin_dir), capture_output=True, text=True,
+                          timeout=900)
+
+
+@INSTALL
 def test_the_wheel_carries_its_templates_assets_and_boards(installed: Path, tmp_path: Path) -> None:
     here = _run(installed, "python", "-c", "import chutes, compute; print(chutes.__file__, compute.__version__)",
                 cwd=tmp_path)
@@ -50,6 +91,7 @@ def test_the_wheel_carries_its_templates_assets_and_boards(installed: Path, tmp_
     assert list(tmp_path.iterdir()) == [], "solving writes nothing"
 
 
+@INSTALL
 def test_a_new_project_builds_into_a_site_at_once(installed: Path, tmp_path: Path) -> None:
     made = _run(installed, "chutes", "new", "site1", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
@@ -93,3 +135,30 @@ def test_python_m_chutes_is_the_same_command(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "chutes", "compute", "--project", str(new_project(tmp_path).root)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and "tiny: computed" in out.stderr, out.stderr
+
+
+@INSTALL
+def test_a_new_project_installs_from_its_requirements_with_the_wheel_in_its_wheels_folder(installed: Path,
+                                                                                           tmp_path: Path) -> None:
+    """Before a release is on PyPI: the wheel made as the project's README says, in wheels/, is what
+    `pip install -r requirements.txt` (the line of the project's README, its workflow and the GitLab snippet)
+    installs."""
+    assert _run(installed, "chutes", "new", "site1", cwd=tmp_path).returncode == 0
+    project = tmp_path / "site1"
+    readme = (project / "README.md").read_text()
+    assert "pip install -r requirements.txt" in readme and "pypi.org/project/chutes/" not in readme
+    wheel_line = re.search(r"pip wheel --no-deps -w wheels \S+", readme)
+    assert wheel_line, "the project's README says how to make the wheel"
+    repository = copy_of_repository(tmp_path / "clone")
+    made = _run(installed, *wheel_line.group(0).split()[:-1], str(repository), cwd=project)
+    assert made.returncode == 0, made.stderr
+    assert _run(installed, "pip", "uninstall", "--yes", "chutes-exact", cwd=project).returncode == 0
+    assert _run(installed, "python", "-c", "import chutes", cwd=project).returncode != 0, "uninstalled"
+    again = _run(installed, "pip", "install", "--no-index", "-r", "requirements.txt", cwd=project)
+    assert again.returncode == 0, again.stderr
+    version = _run(installed, "chutes", "--version", cwd=project)
+    assert version.returncode == 0 and version.stdout.split()[-1] in (project / "requirements.txt").read_text()
+    workflow = yaml.safe_load((project / ".github" / "workflows" / "site.yml").read_text())
+    runs = [step.get("run", "") for job in workflow["jobs"].values() for step in job["steps"]]
+    assert any("-r requirements.txt" in run for run in runs), "the workflow installs from requirements.txt"
+    assert "pip install -r requirements.txt" in yaml.safe_load(_block("On **GitLab Pages**"))["pages"]["script"]

@@ -1,0 +1,19 @@
+# Sourced by scripts/build and scripts/test: work in the active virtual environment, else in the project's
+# .venv, made on first use with the system's python3 (on Debian, whose python3 refuses `pip install`
+# outside a virtual environment, python3-venv is installed first if missing).
+if [ -z "${VIRTUAL_ENV:-}" ]; then
+  if [ ! -x .venv/bin/python ]; then
+    if ! python3 -m venv .venv >/dev/null 2>&1; then
+      rm -rf .venv
+      echo "Installing Debian's python3-venv to make a virtual environment in .venv..."
+      SUDO=""
+      if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv >/dev/null
+      python3 -m venv .venv
+    fi
+    echo "Made a virtual environment in .venv (activate it with: source .venv/bin/activate)"
+  fi
+  # shellcheck disable=SC1091
+  source .venv/bin/activate
+fi
