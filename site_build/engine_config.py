@@ -122,13 +122,21 @@ class EngineInputs:
     nav: list[Any]
 
 
-def engine_config(config: dict[str, Any], inputs: EngineInputs) -> dict[str, Any]:
-    """The project's configuration completed for the engine (the `chutes` plugin left out)."""
+def _beside(path: Path, base: Path) -> str:
+    """`path` relative to the configuration's folder when it is inside it (Zensical takes docs_dir and
+    site_dir only so; MkDocs reads both forms), else absolute."""
+    return path.relative_to(base).as_posix() if base in path.parents else str(path)
+
+
+def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> dict[str, Any]:
+    """The project's configuration completed for the engine, to be written into the folder `base` (the
+    `chutes` plugin left out)."""
     out = dict(config)
     theme = out.get("theme") or {}
-    out["theme"] = {**({"name": theme} if isinstance(theme, str) else theme), "custom_dir": str(inputs.theme_dir)}
-    out.update(docs_dir=str(inputs.docs_dir), site_dir=str(inputs.site_dir), site_url=inputs.site_url,
-               nav=inputs.nav)
+    out["theme"] = {**({"name": theme} if isinstance(theme, str) else theme),
+                    "custom_dir": _beside(inputs.theme_dir, base)}
+    out.update(docs_dir=_beside(inputs.docs_dir, base), site_dir=_beside(inputs.site_dir, base),
+               site_url=inputs.site_url, nav=inputs.nav)
     out["plugins"] = [entry for entry in plugin_entries(config) if _entry_name(entry) != PLUGIN]
     out.pop("hooks", None)
     return out

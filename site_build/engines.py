@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,14 +20,26 @@ from site_build.checks import SiteError
 LABELS = {"mkdocs": "MkDocs", "zensical": "Zensical"}
 
 
-def _quiet_mkdocs() -> None:
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
+class _Warnings(logging.Handler):
+    """MkDocs' warnings during a build: under strict, the first one is the reason it stopped."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(" ".join(record.getMessage().split()))
 
 
 def _last_line(text: str) -> str:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else "no message"
+
+
+def writes_anywhere(engine: str) -> bool:
+    """Whether the engine can write the site to any folder (MkDocs); Zensical writes only inside the folder
+    of its configuration file (and takes docs_dir only as a path relative to it)."""
+    return engine == "mkdocs"
 
 
 def require(engine: str) -> None:
@@ -47,15 +60,22 @@ def _mkdocs_build(config_file: Path) -> list[Path]:
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    _quiet_mkdocs()
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    log = logging.getLogger("mkdocs")
+    log.setLevel(logging.WARNING)
+    warnings = _Warnings()
+    log.addHandler(warnings)
     try:
         config = load_config(config_file=str(config_file))
         mkdocs_build(config)
         return [Path(d) for d in config.theme.dirs]
     except MkDocsException as exc:
-        raise SiteError(f"MkDocs stopped: {_last_line(str(exc))}") from None
+        reason = warnings.messages[0] if warnings.messages else _last_line(str(exc))
+        raise SiteError(f"MkDocs stopped: {reason}") from None
     except (OSError, ValueError) as exc:
         raise SiteError(f"MkDocs stopped: {exc}") from None
+    finally:
+        log.removeHandler(warnings)
 
 
 def _zensical_command() -> list[str]:
@@ -63,7 +83,8 @@ def _zensical_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "zensical"]
 
 
-def _zensical_theme_dirs() -> list[Path]:
+def zensical_theme_dirs() -> list[Path]:
+    """Zensical's own theme templates (whose inline scripts the site checks allow)."""
     spec = find_spec("zensical")
     root = Path(spec.origin).parent if spec and spec.origin else None
     return [p for p in (root / "templates",) if p.is_dir()] if root else []
@@ -72,12 +93,28 @@ def _zensical_theme_dirs() -> list[Path]:
 def _zensical_build(config_file: Path) -> list[Path]:
     from site_build.engine_config import read_config
 
-    done = subprocess.run([*_zensical_command(), "build", "--clean", "--config-file", str(config_file)],
+    done = subprocess.run([*_zensical_command(), "build", "--config-file", str(config_file)],
                           capture_output=True, text=True, cwd=config_file.parent)
     if done.returncode != 0:
-        raise SiteError(f"Zensical stopped: {_last_line(done.stderr or done.stdout)}")
+        raise SiteError(f"Zensical stopped: {_zensical_problem(done.stderr + done.stdout)}")
     custom = read_config(config_file)["theme"]["custom_dir"]
-    return [Path(custom), *_zensical_theme_dirs()]
+    return [config_file.parent / custom, *zensical_theme_dirs()]
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+LOCATION = re.compile(r"\[ ([^\]]+?) \]")
+
+
+def _zensical_problem(output: str) -> str:
+    """Zensical's reason in one line: under strict, its first warning and where (`[ page.md:6:17 ]`), else the
+    last line it printed (colours removed: it writes them even when not on a terminal)."""
+    lines = [line.strip() for line in ANSI.sub("", output).splitlines() if line.strip()]
+    for n, line in enumerate(lines):
+        if line.startswith("Warning:"):
+            where = LOCATION.search(lines[n + 1]) if n + 1 < len(lines) else None
+            what = line.removeprefix("Warning:").strip()
+            return f"{where.group(1)}: {what}" if where else what
+    return lines[-1] if lines else "no message"
 
 
 def serve(engine: str, config_file: Path, dev_addr: str, watch: list[Path]) -> None:
@@ -112,7 +149,7 @@ def _mkdocs_serve(config_file: Path, dev_addr: str, watch: list[Path]) -> None:
 
 
 def _zensical_serve(config_file: Path, dev_addr: str) -> None:
-    done = subprocess.run([*_zensical_command(), "serve", "--config-file", str(config_file), "--dev-addr", dev_addr],
-                          cwd=config_file.parent)
+    done = subprocess.run([*_zensical_command(), "serve", "--config-file", str(config_file), "--dev-addr",
+                           dev_addr], cwd=config_file.parent)
     if done.returncode not in (0, -2, 130):
         raise SiteError(f"Zensical stopped (exit status {done.returncode})")

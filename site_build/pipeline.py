@@ -85,26 +85,29 @@ def theme_files(project: Project, config: dict[str, object]) -> dict[str, Path]:
 
 @dataclass(frozen=True)
 class Staged:
-    """What `stage` wrote: the engine to run and its configuration file."""
+    """What `stage` wrote: the engine to run, its configuration file, and where the engine will write the site."""
 
     engine: str
     config_file: Path
+    site_dir: Path
 
 
 def stage(project: Project, record_files: list[Path], area: Area, site_dir: Path, site_url: str,
           engine: str | None = None) -> Staged:
     """Write everything the engine reads into `area`: the pages, the theme overrides and the configuration
-    (touching only files whose content changed, so a live preview reloads once per edit)."""
+    (touching only files whose content changed, so a live preview reloads once per edit). The site goes to
+    `site_dir`, or to the area's own `site/` for an engine that writes only inside its configuration's folder."""
     config = read_config(project.config_file)
     chosen = engine or engine_setting(config, project.config_file)
     records = [load_record(p) for p in record_files]
     files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root))
     write_docs(files, area.docs_dir)
     write_docs(dict(theme_files(project, config)), area.theme_dir)
-    inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=site_dir, site_url=site_url,
+    out = site_dir if engines.writes_anywhere(chosen) else area.site_dir
+    inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url,
                           nav=site_nav(records, files))
-    write_config(engine_config(config, inputs), area.config_file)
-    return Staged(chosen, area.config_file)
+    write_config(engine_config(config, inputs, area.root), area.config_file)
+    return Staged(chosen, area.config_file, out)
 
 
 def publishable(folder: Path) -> None:
@@ -167,6 +170,10 @@ def _publish(project: Project, record_files: list[Path], url: str, engine: str |
             staged = stage(project, record_files, project.build_area, staging, url, engine)
         with phase(f"building the site with {engines.LABELS[staged.engine]}"):
             theme_dirs = engines.build(staged.engine, staged.config_file)
+        if staged.site_dir != staging:  # the engine wrote inside the cache folder: the same files, moved
+            shutil.rmtree(staging)
+            shutil.move(staged.site_dir, staging)
+            (staging / SITE_MARKER).write_text(MARKER_TEXT)
         with phase("checking the site"):
             problems = site_problems(staging, theme_dirs, url)
         if problems:

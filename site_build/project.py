@@ -47,6 +47,11 @@ class Area:
     def config_file(self) -> Path:
         return self.root / CONFIG_NAME
 
+    @property
+    def site_dir(self) -> Path:
+        """Where an engine that writes only inside its configuration's folder (Zensical) puts the site."""
+        return self.root / "site"
+
 
 def absolute(path: str | os.PathLike[str], base: Path | None = None) -> Path:
     """`path` made absolute against `base` (default: the working directory), with `..` resolved."""

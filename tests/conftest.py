@@ -187,3 +187,12 @@ class Watched:
 
     def assert_clean(self) -> None:
         assert self.errors == [] and self.outside == []
+
+
+@pytest.fixture
+def watched(browser: Browser) -> Iterator[Watched]:
+    """A desktop-sized page of its own (clipboard allowed), watched for errors and outside requests."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    yield Watched(context.new_page())
+    context.close()

@@ -36,14 +36,6 @@ def server(built_site: Path, site_http: ThreadingHTTPServer) -> Iterator[str]:
     site_http.shutdown()
 
 
-@pytest.fixture
-def watched(browser: Browser) -> Iterator[Watched]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    yield Watched(context.new_page())
-    context.close()
-
-
 def _pages(site: Path) -> list[str]:
     return sorted("/" + p.relative_to(site).parent.as_posix().strip(".") + "/" if p.name == "index.html"
                   else "/" + p.relative_to(site).as_posix() for p in site.rglob("*.html"))

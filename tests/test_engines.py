@@ -1,0 +1,110 @@
+"""The reference site built with each engine, MkDocs (the default) and Zensical, from the same records: the same
+pages, the same exact numbers in them, the site checks passing, charts drawn and axe content in Chromium."""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from conftest import BUNDLED, _QuietHandler, new_project
+from test_browser import ALL_RENDERED, _pages
+
+from site_build.checks import site_problems
+from site_build.engines import zensical_theme_dirs
+
+pytestmark = [pytest.mark.browser]
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:/\d[\d,]*)?")
+"""A number as the pages write it: 0.5078…, 4,453, 6/11."""
+ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+@pytest.fixture(scope="module")
+def zensical_site(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """The same boards built with Zensical from the MkDocs build's records (a warm cache: only the engine runs),
+    served over HTTP at the address it was built for."""
+    from chutes.cli import compute_stage
+    from site_build.pipeline import build_site
+
+    project = new_project(tmp_path_factory.mktemp("zensical") / "p", BUNDLED)
+    shutil.copytree(built_site.parent / ".cache" / "results", project.cache_dir)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _QuietHandler)
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    site = build_site(project, compute_stage(quiet=True), url, engine="zensical")
+    httpd.RequestHandlerClass = functools.partial(_QuietHandler, directory=str(site))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield site, url.rstrip("/")
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _numbers(page: Path, address: str) -> Counter[str]:
+    """Every number of at least five digits in the page's article (its content, not the theme's frame), the
+    site's own address (in the citation) left out."""
+    html = page.read_text(encoding="utf-8").replace(address, "")
+    text = " ".join(TAG.sub(" ", part) for part in ARTICLE.findall(html))
+    return Counter(n for n in NUMBER.findall(text) if sum(c.isdigit() for c in n) >= 5)
+
+
+def test_both_engines_publish_the_same_pages_with_the_same_numbers(built_site: Path, site_http: ThreadingHTTPServer,
+                                                                  zensical_site: tuple[Path, str]) -> None:
+    mkdocs_address = f"http://127.0.0.1:{site_http.server_address[1]}"
+    site, address = zensical_site
+    assert _pages(site) == _pages(built_site)
+    assert (site / "404.html").is_file() and (site / "sitemap.xml").is_file()
+    for page in sorted(built_site.rglob("index.html")):
+        rel = page.relative_to(built_site)
+        ours = _numbers(page, mkdocs_address)
+        assert ours == _numbers(site / rel, address), rel
+        if rel.parts[0] == "boards":
+            assert len(ours) > 20, rel
+    classic = (site / "boards" / "classic" / "index.html").read_text()
+    fraction = (built_site / "data" / "classic-first-player.txt").read_text().strip()
+    assert fraction.split("/")[0] in classic, "the whole exact fraction is on the page"
+    downloads = sorted(p.relative_to(built_site).as_posix() for p in (built_site / "data").iterdir())
+    assert downloads == sorted(p.relative_to(site).as_posix() for p in (site / "data").iterdir())
+
+
+def test_the_zensical_site_passes_the_site_checks_and_is_searchable(zensical_site: tuple[Path, str]) -> None:
+    site, url = zensical_site
+    theme = [site.parent / ".cache" / "theme", *zensical_theme_dirs()]
+    assert site_problems(site, theme, url + "/") == []
+    index = site / "search.json"
+    assert index.is_file() and "Chutes and Ladders" in index.read_text()
+
+
+@pytest.mark.parametrize("path", ["/", "/boards/classic/", "/design/", "/compare/"])
+def test_zensical_pages_draw_their_charts_and_axe_finds_nothing_serious(zensical_site: tuple[Path, str],
+                                                                        watched, path: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    _, server = zensical_site
+    page = watched.page
+    page.goto(server + path)
+    page.wait_for_function(ALL_RENDERED, timeout=30_000)
+    if path == "/boards/classic/":
+        assert page.locator(".chutes-chart").count() == 14
+    results = Axe().run(page)
+    serious = [f"{v['id']} ({v['impact']}): {v['help']}" for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    watched.assert_clean()
+
+
+def test_zensical_keeps_dark_mode_and_its_search_dialog(zensical_site: tuple[Path, str], watched) -> None:
+    _, server = zensical_site
+    page = watched.page
+    page.goto(server + "/boards/classic/")
+    scheme = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+    page.locator("label[for='__palette_1'], label[for='__palette_0']").first.click()
+    page.wait_for_function(f"() => document.body.getAttribute('data-md-color-scheme') !== {scheme!r}")
+    page.wait_for_function(ALL_RENDERED, timeout=30_000)
+    assert page.locator("[role='dialog'][aria-label]").count() >= 1
+    watched.assert_clean()
