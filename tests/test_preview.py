@@ -29,13 +29,13 @@ def _free_port() -> int:
 class Preview:
     """A `chutes serve` process on a free port, its standard error collected in a file."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *options: str) -> None:
         self.root = root
         self.port = _free_port()
         self.log = root.parent / "serve.log"
         env = {k: v for k, v in os.environ.items() if k != "CHUTES_SITE_URL"}
         self.process = subprocess.Popen([sys.executable, "-m", "chutes", "serve", "--dev-addr",
-                                         f"127.0.0.1:{self.port}"], cwd=root, env=env,
+                                         f"127.0.0.1:{self.port}", *options], cwd=root, env=env,
                                         stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
 
     def fetch(self, path: str) -> tuple[int, str]:
@@ -124,3 +124,15 @@ def test_every_edit_appears_on_the_served_page(preview: Preview) -> None:
     assert "tiny.toml" in error and "60" in error, error
     status, text = preview.fetch("boards/tiny/")
     assert status == 200 and "Our kitchen board" in text, "the last good page stays"
+
+
+def test_the_zensical_preview_shows_an_edited_board_too(tmp_path: Path) -> None:
+    project = new_project(tmp_path / "p", ["tiny"])
+    served = Preview(project.root, "--engine", "zensical")
+    try:
+        assert "A 10-square test board" in served.until("boards/tiny/", lambda s, t: s == 200, "the first build")
+        _edit(project.boards_dir / "tiny.toml", 'title = "A 10-square test board"', 'title = "Our kitchen board"')
+        served.until("boards/tiny/", lambda s, t: "Our kitchen board" in t, "a new title")
+        assert not project.site_dir.exists(), "the preview never writes the project's site"
+    finally:
+        served.stop()
