@@ -34,8 +34,9 @@ def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 
 def test_the_engine_configuration_is_complete_and_its_navigation_comes_from_the_records(built: Project) -> None:
     config = yaml.load(built.build_area.config_file.read_text(), Loader=yaml.Loader)  # noqa: S506 (our own file)
-    assert Path(config["docs_dir"]) == built.build_area.docs_dir
-    assert Path(config["theme"]["custom_dir"]) == built.build_area.theme_dir
+    here = built.build_area.config_file.parent
+    assert here / config["docs_dir"] == built.build_area.docs_dir and config["docs_dir"] == "docs"
+    assert here / config["theme"]["custom_dir"] == built.build_area.theme_dir
     assert (built.build_area.theme_dir / "main.html").is_file()
     assert config["site_url"] == "http://127.0.0.1:8000/" and "hooks" not in config
     assert "chutes" not in str(config["plugins"]) and "search" in config["plugins"]
@@ -87,10 +88,12 @@ def test_tags_and_settings_survive_the_round_trip(tmp_path: Path) -> None:
     config = read_config(source)
     assert config["extra"]["token"] == Tagged("!ENV", ["TOKEN", "none"])
     out = tmp_path / "engine.yml"
-    written = engine_config(config, EngineInputs(tmp_path / "d", tmp_path / "t", tmp_path / "s", "http://h/", ["a.md"]))
+    inputs = EngineInputs(tmp_path / "d", tmp_path / "t", tmp_path / "elsewhere" / "s", "http://h/", ["a.md"])
+    written = engine_config(config, inputs, base=tmp_path)
     assert write_config(written, out) and not write_config(written, out), "an unchanged file is not rewritten"
     again = read_config(out)
-    assert again["theme"] == {"name": "material", "custom_dir": str(tmp_path / "t")}
+    assert again["theme"] == {"name": "material", "custom_dir": "t"}, "inside the config's folder: relative"
+    assert again["docs_dir"] == "d" and again["site_dir"] == "elsewhere/s"
     assert again["plugins"] == [{"search": {}}] and "hooks" not in again
     assert again["extra"]["token"] == Tagged("!ENV", ["TOKEN", "none"])
     emoji = again["markdown_extensions"][0]["pymdownx.emoji"]["emoji_index"]

@@ -55,15 +55,30 @@ def test_a_bad_board_among_good_ones_stops_the_build_cleanly(built: dict[str, Pa
     bad = built["boards"] / name
     bad.write_bytes(data)
     try:
-        started = time.perf_counter()
         status = run(_build_args(built))
-        elapsed = time.perf_counter() - started
     finally:
         bad.unlink()
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2
     assert len(err) == 1 and err[0].startswith(f"chutes: error: {bad}: ") and expected in err[0], err
-    assert elapsed < 5
+    assert _snapshot(built["cache"]) == cache and _snapshot(built["site"]) == site
+
+
+def test_every_bad_board_is_named_at_once_and_nothing_changes(built: dict[str, Path], capsys) -> None:
+    """All the kinds of bad board in one folder beside a good one: a line for each file, in one run."""
+    cache, site = _snapshot(built["cache"]), _snapshot(built["site"])
+    written = [built["boards"] / name for name, _, _ in BAD_FILES]
+    for path, (_, data, _) in zip(written, BAD_FILES):
+        path.write_bytes(data)
+    try:
+        status = run(_build_args(built))
+    finally:
+        for path in written:
+            path.unlink()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == len(BAD_FILES), err
+    for line, path, (_, _, expected) in zip(err, written, BAD_FILES):
+        assert line.startswith(f"chutes: error: {path}: ") and expected in line, line
     assert _snapshot(built["cache"]) == cache and _snapshot(built["site"]) == site
 
 

@@ -135,7 +135,7 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
         files["cdn.md"] = '# CDN\n\n<script src="https://cdn.example.com/x.js"></script>\n'
         return files
 
-    monkeypatch.setattr(pages, "render_pages", with_cdn)
+    monkeypatch.setattr(pipeline, "render_pages", with_cdn)
     with pytest.raises(SiteError, match="cdn.example.com"):
         pipeline.build_site(project, compute_stage(quiet=True))
     assert _files(site) == before
