@@ -83,6 +83,14 @@ def theme_files(project: Project, config: dict[str, object]) -> dict[str, Path]:
     return files
 
 
+def chosen_engine(project: Project, engine: str | None = None) -> str:
+    """The engine to run (`engine`, else the project's setting, else MkDocs), checked before any work: its
+    setting is valid and it is installed."""
+    chosen = engine or engine_setting(read_config(project.config_file), project.config_file)
+    engines.require(chosen)
+    return chosen
+
+
 @dataclass(frozen=True)
 class Staged:
     """What `stage` wrote: the engine to run, its configuration file, and where the engine will write the site."""
@@ -140,10 +148,11 @@ def build_site(project: Project, records: Records, site_url: str | None = None, 
         site_dir.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ProjectError(f"{exc.filename}: cannot create the folder ({exc.strerror})") from None
+    chosen = chosen_engine(project, engine)
     with FileLock(project.work_dir / "build.lock"):
         _remove_leftovers(site_dir)
         record_files = records(project)
-        _publish(project, record_files, url, engine, phase)
+        _publish(project, record_files, url, chosen, phase)
     return site_dir
 
 
@@ -158,7 +167,7 @@ def _remove_leftovers(site_dir: Path) -> None:
             shutil.rmtree(stale, ignore_errors=True)
 
 
-def _publish(project: Project, record_files: list[Path], url: str, engine: str | None, phase: Phase) -> None:
+def _publish(project: Project, record_files: list[Path], url: str, engine: str, phase: Phase) -> None:
     site_dir = project.site_dir
     try:
         staging = Path(tempfile.mkdtemp(prefix=_leftover_name(site_dir, "new-"), dir=site_dir.parent))

@@ -17,7 +17,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from site_build import engines
-from site_build.pipeline import Phase, Records, no_phase, stage
+from site_build.pipeline import Phase, Records, chosen_engine, no_phase, stage
 from site_build.project import Project
 
 QUIET_SECONDS = 0.3
@@ -71,17 +71,19 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
     """Preview the project at `dev_addr` until interrupted, staging again after every edit of its sources."""
     area = project.preview_area
     url = f"http://{dev_addr}/"
+    engine = chosen_engine(project, engine)
     with phase("writing the pages"):
-        staged = stage(project, records(project), area, area.root / "site", url, engine)
+        staged = stage(project, records(project), area, area.site_dir, url, engine)
     refreshing = threading.Lock()
 
     def refresh() -> None:
         with refreshing:
             try:
-                stage(project, records(project), area, area.root / "site", url, engine)
+                stage(project, records(project), area, area.site_dir, url, engine)
                 log("preview updated")
-            except ValueError as exc:  # BoardError, SiteError, ProjectError: one line; the last good pages stay
-                log(f"error: {exc}")
+            except ValueError as exc:  # BoardError, SiteError, ProjectError: a line each; the last good pages stay
+                for line in str(exc).splitlines():
+                    log(f"error: {line}")
             except OSError as exc:
                 log(f"error: {exc.filename or ''}: {exc.strerror or exc}")
 

@@ -98,3 +98,18 @@ def test_tags_and_settings_survive_the_round_trip(tmp_path: Path) -> None:
     assert again["extra"]["token"] == Tagged("!ENV", ["TOKEN", "none"])
     emoji = again["markdown_extensions"][0]["pymdownx.emoji"]["emoji_index"]
     assert emoji == Tagged("tag:yaml.org,2002:python/name:material.extensions.emoji.twemoji", "")
+
+
+def test_a_missing_engine_is_named_before_any_board_is_computed(tmp_path: Path, monkeypatch) -> None:
+    from site_build import engines, pipeline
+    from site_build.checks import SiteError
+
+    project = new_project(tmp_path / "p")
+    monkeypatch.setattr(engines, "find_spec", lambda name: None)
+
+    def records(project: Project) -> list[Path]:
+        raise AssertionError("the compute stage ran")
+
+    with pytest.raises(SiteError, match=r"pip install 'chutes-exact\[zensical\]'"):
+        pipeline.build_site(project, records, engine="zensical")
+    assert not project.cache_dir.exists() and not project.site_dir.exists()
