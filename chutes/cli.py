@@ -60,12 +60,15 @@ def _board_and_estimate(spec: str, project: Path | None = None) -> tuple[Board, 
 
 
 def _working(label: str, estimate: float):
-    """Progress for one long computation (estimated at LONG_SECONDS or more); quick ones stay quiet."""
-    from contextlib import nullcontext
+    """Progress for one long computation (estimated at LONG_SECONDS or more); quick ones stay quiet (and do
+    not import the progress display)."""
+    if estimate < LONG_SECONDS:
+        from contextlib import nullcontext
 
+        return nullcontext()
     from chutes.progress import step
 
-    return step(label, estimate) if estimate >= LONG_SECONDS else nullcontext()
+    return step(label, estimate)
 
 
 def _project_option(fn):

@@ -141,12 +141,18 @@ def bundled_records(built_site: Path) -> list[dict]:
     return records
 
 
+def browser_group(module: str) -> str:
+    """The pytest-xdist group of a module's browser tests: a module's run on one worker, so that the modules
+    share the cores (a worker builds the served site once and starts Chromium once, for all its modules)."""
+    return f"browser-{module}"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) every browser test goes to one
-    worker: that worker alone builds the served site and starts Chromium."""
+    """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) each module's browser tests go to one
+    worker (`browser_group`)."""
     for item in items:
-        if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+        if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(browser_group(item.module.__name__)))
 
 
 # --- the browser, for every browser test (one per worker: Playwright's sync API runs once per process) -----

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import BUNDLED, REPOSITORY, Watched, board
+from conftest import BUNDLED, REPOSITORY, Watched, board, browser_group
 from playwright.sync_api import Browser, Page
 from pydantic import ValidationError
 
@@ -90,7 +90,7 @@ def test_the_page_script_has_the_board_files_limits() -> None:
     assert re.search(r"var MAX_DIE = (\d+);", text).group(1) == str(MAX_DIE)
 
 
-@pytest.mark.xdist_group("browser")  # beside the browser tests: the worker that builds the site anyway
+@pytest.mark.xdist_group(browser_group(__name__))  # beside this module's browser tests
 def test_the_design_page_is_built_with_the_listed_boards_and_in_the_menu(built_site: Path,
                                                                          bundled_records: list[dict]) -> None:
     html = (built_site / "design" / "index.html").read_text()
