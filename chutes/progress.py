@@ -34,18 +34,24 @@ def about(seconds: float) -> str:
 
 
 class Bar:
-    """A tqdm bar over `total` units whose clock is redrawn every TICK_SECONDS by a thread of its own."""
+    """A tqdm bar over `total` units redrawn every TICK_SECONDS by a thread of its own, so that its clock runs
+    while one long step is under way. With `clock`, the bar follows the seconds elapsed (its total is an
+    estimate in seconds) and never reaches the end before the work does."""
 
-    def __init__(self, label: str, total: float | None, unit: str) -> None:
+    def __init__(self, label: str, total: float | None, unit: str, clock: bool = False) -> None:
         fmt = ("{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} " + unit + " [{elapsed}<{remaining}]"
                if total else "{desc}: {elapsed}")
         self.bar = tqdm(total=total, desc=label, bar_format=fmt, file=sys.stderr, leave=False, dynamic_ncols=True)
+        self.clock = clock and bool(total)
+        self.started = time.perf_counter()
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._tick, daemon=True)
         self.thread.start()
 
     def _tick(self) -> None:
         while not self.stop.wait(TICK_SECONDS):
+            if self.clock:
+                self.bar.n = min(time.perf_counter() - self.started, 0.99 * self.bar.total)
             self.bar.refresh()
 
     def advance(self, amount: float = 1) -> None:
@@ -62,13 +68,8 @@ def step(label: str, estimate: float | None = None) -> Iterator[None]:
     """One long step: a ticking bar on a terminal (elapsed against the estimate), else a line before and after."""
     started = time.perf_counter()
     if on_terminal():
-        bar = Bar(label, round(estimate, 1) if estimate else None, "s estimated")
+        bar = Bar(label, round(estimate, 1) if estimate else None, "s estimated", clock=True)
         try:
-            if estimate:
-                def fill() -> None:  # the bar follows the clock, never reaching the end before the work does
-                    while not bar.stop.wait(TICK_SECONDS):
-                        bar.bar.n = min(time.perf_counter() - started, 0.99 * estimate)
-                threading.Thread(target=fill, daemon=True).start()
             yield
         finally:
             bar.close()

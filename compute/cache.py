@@ -79,14 +79,13 @@ class ResultCache:
 @dataclass(frozen=True)
 class Outcome:
     """What `update` did for one board: its record file, whether it was computed (else it was up to date),
-    the seconds that took, why a cached file could not be used (`warning`), and for a computed board the
-    estimate it started with (`estimate`, seconds: `assemble.record_seconds`)."""
+    the seconds that took, and for a computed board the estimate it started with (`estimate`, seconds:
+    `assemble.record_seconds`)."""
 
     slug: str
     path: Path
     computed: bool
     seconds: float
-    warning: str | None = None
     estimate: float | None = None
 
 
@@ -185,13 +184,11 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
         start_workers_early(__name__)  # their imports overlap the checks of the cached records below
     outcomes: dict[str, Outcome] = {}
     todo: list[Board] = []
-    warnings: dict[str, str] = {}
     for board in boards:
         started = time.perf_counter()
         record, problem = (None, None) if force else cache.load(board)
         if problem:
             log(f"warning: {problem}; recomputing")
-            warnings[board.slug] = problem
         if record is None:
             todo.append(board)
         else:
@@ -203,7 +200,7 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
     todo.sort(key=lambda b: estimates[b.slug], reverse=True)  # the longest first: the last ones to finish are short
     workers = min(jobs, len(todo))
     pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs, progress) for board in todo]
-    parts = _Into(outcomes, warnings, estimates, on_done, on_start, todo, one_by_one=workers <= 1)
+    parts = _Into(outcomes, estimates, on_done, on_start, todo, one_by_one=workers <= 1)
     parts.announce()
     run_pieces(stored_record, pieces, jobs=workers, parts=parts, desc="compute", progress=progress)
     return [outcomes[board.slug] for board in boards]
@@ -229,11 +226,10 @@ class _Into(PartStore):
     before the run and each next one when the one before it is stored, else all at once before the run
     (they are queued for the workers together)."""
 
-    def __init__(self, outcomes: dict[str, Outcome], warnings: dict[str, str], estimates: dict[str, float],
-                 on_done: OnDone | None, on_start: OnStart | None, todo: list[Board], one_by_one: bool) -> None:
+    def __init__(self, outcomes: dict[str, Outcome], estimates: dict[str, float], on_done: OnDone | None,
+                 on_start: OnStart | None, todo: list[Board], one_by_one: bool) -> None:
         super().__init__(None)
         self.outcomes = outcomes
-        self.warnings = warnings
         self.estimates = estimates
         self.on_done = on_done
         self.on_start = on_start
@@ -252,8 +248,7 @@ class _Into(PartStore):
     def save(self, n: int, value: Any, piece: Sequence[Any] = ()) -> None:
         path, seconds = value
         board = piece[0]
-        outcome = Outcome(board.slug, Path(path), True, seconds, self.warnings.get(board.slug),
-                          self.estimates[board.slug])
+        outcome = Outcome(board.slug, Path(path), True, seconds, self.estimates[board.slug])
         self.outcomes[board.slug] = outcome
         if self.on_done:
             self.on_done(outcome)

@@ -221,6 +221,13 @@ def board_figures(page: BoardPage) -> dict[str, str]:
     return {name: figures.to_json(fig) for name, fig in figs.items()}
 
 
+def board_pages(records: list[dict[str, Any]]) -> tuple[list[BoardPage], list[BoardPage]]:
+    """Every board's page in slug order, and those in the menu, the home table and the comparison: the
+    listed ones (a site of test boards only lists them all)."""
+    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
+    return pages, [p for p in pages if p.listed] or pages
+
+
 def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = None,
                  sources: list[Path] | None = None, built: date | None = None) -> dict[str, str | bytes | Path]:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
@@ -236,9 +243,8 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
                 raise SiteError(f"{record['slug']}: the simulated {name.replace('_', ' ')} is "
                                 f"{row['standard_errors_apart']} standard errors from the exact value (more than "
                                 f"{record['checks']['criterion']:g}): not publishing a page that disagrees with itself")
-    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
+    pages, listed = board_pages(records)
     files: dict[str, str | bytes | Path] = {}
-    listed = [p for p in pages if p.listed] or pages  # a site of test boards only lists them all
     common = {"boards": listed}
     files["index.md"] = _render(env, "index.md.j2", **common)
     curves = [(p.title, p.record["series"]["length"]) for p in listed]
@@ -379,8 +385,7 @@ def site_nav(records: list[dict[str, Any]], files: dict[str, Any]) -> list[Any]:
     """The site's navigation, from the records: home, one entry per listed board (a board file that says
     `listed = false` is built but not in the menu), "Design a board", then comparison, literature, method
     and data where the site has them."""
-    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
-    listed = [p for p in pages if p.listed] or pages
+    _, listed = board_pages(records)
     entries: list[Any] = ["index.md", {"Boards": [f"boards/{p.slug}.md" for p in listed]}]
     return entries + [name for name in ("design.md", "compare.md", "literature.md", "method.md", "data.md")
                       if name in files]
