@@ -24,8 +24,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from compute.boards import Board
-from compute.limits import MAX_SQUARES
+from chutes.compute.board.limits import MAX_SQUARES
+from chutes.compute.board.model import Board
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results.md"

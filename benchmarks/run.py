@@ -24,16 +24,20 @@ from pathlib import Path
 
 import numpy as np
 
-from compute import whatif
-from compute.assemble import EXPERIMENTS_MAX_SQUARES, board_record
-from compute.boards import Board, board_files, load_board
-from compute.chain import TurnChain, turn_chain
-from compute.exact import bounds, distribution, jump_usage, shortest_game
-from compute.experiments import candidates, first_player_floats, scan_exact
-from compute.limits import MAX_DIE, MAX_SQUARES
-from compute.numbers import digit_count
-from compute.simulate import game_lengths
-from compute.twoplayer import _primes_above_bits, _residues, _Setup, first_player_wins, krylov
+from chutes.compute.board.file import board_files, load_board
+from chutes.compute.board.limits import MAX_DIE, MAX_SQUARES
+from chutes.compute.board.model import Board
+from chutes.compute.experiments import sweeps as whatif
+from chutes.compute.experiments.variants import candidates, first_player_floats, scan_exact
+from chutes.compute.numbers import digit_count
+from chutes.compute.record.build import EXPERIMENTS_MAX_SQUARES, board_record
+from chutes.compute.solve.chain import TurnChain, turn_chain
+from chutes.compute.solve.exact import bounds, distribution
+from chutes.compute.solve.jumps import jump_usage, shortest_game
+from chutes.compute.solve.modular import krylov, primes_above_bits
+from chutes.compute.solve.reference import _residues, _Setup
+from chutes.compute.solve.simulate import game_lengths
+from chutes.compute.solve.twoplayer import first_player_wins
 
 HERE = Path(__file__).parent
 BOARDS = HERE.parent / "site_src" / "boards"
@@ -104,7 +108,7 @@ def stages(board: Board) -> dict[str, float]:
     t = time.perf_counter()
     st.denominator()
     out["resultant"] = time.perf_counter() - t
-    primes = _primes_above_bits(st.bound_bits)
+    primes = primes_above_bits(st.bound_bits)
     t = time.perf_counter()
     _residues(st.F, st.F_sharp, w, primes)
     out["modular"] = time.perf_counter() - t
@@ -168,8 +172,8 @@ SOLVE_STAGES = ("turn chain", "expected turns, visits, jumps", "game-length dist
 
 
 def solve_stages(board: Board) -> dict[str, float]:
-    """CPU seconds of each stage of `compute.report.solve` on a fresh chain, in the order solve needs them."""
-    from compute.report import solve
+    """CPU seconds of each stage of `compute.record.results.solve` on a fresh chain, in the order solve needs them."""
+    from chutes.compute.record.results import solve
 
     turn_chain.cache_clear()
     out: dict[str, float] = {}
@@ -210,8 +214,8 @@ def solve_processes() -> dict[str, dict[str, object]]:
 
 def record_stages(slugs: list[str]) -> dict[str, dict[str, object]]:
     """What each bundled board's record spends its time on: CPU seconds of each step `board_record` calls
-    (every function it finds in compute.assemble's namespace, timed where board_record calls it)."""
-    from compute import assemble
+    (every function it finds in compute.record.build's namespace, timed where board_record calls it)."""
+    from chutes.compute.record import build as assemble
 
     spent: dict[str, float] = {}
     depth = [0]

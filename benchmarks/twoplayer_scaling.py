@@ -24,17 +24,12 @@ sys.path.insert(0, str(HERE))
 
 from run import random_board  # noqa: E402
 
-from compute.boards import Board, load_board  # noqa: E402
-from compute.chain import turn_chain  # noqa: E402
-from compute.twoplayer import (  # noqa: E402
-    _crt,
-    _first_player_half,
-    _primes_above_bits,
-    _reduced_fraction,
-    _residues,
-    _Setup,
-    krylov,
-)
+from chutes.compute.board.file import load_board  # noqa: E402
+from chutes.compute.board.model import Board  # noqa: E402
+from chutes.compute.solve.chain import turn_chain  # noqa: E402
+from chutes.compute.solve.modular import crt, krylov, primes_above_bits, reduced_fraction  # noqa: E402
+from chutes.compute.solve.reference import _residues, _Setup  # noqa: E402
+from chutes.compute.solve.twoplayer import _first_player_half  # noqa: E402
 
 SIZES = (100, 200, 400, 800)
 FULL_STAGES = ("chain", "charpoly", "krylov_and_H", "resultant", "modular", "crt")
@@ -48,7 +43,7 @@ def board_of(squares: int, seed: int) -> Board:
 
 
 def full_degree(board: Board):
-    """The full-degree method stage by stage (serial), as compute.twoplayer.first_player_wins_full runs it."""
+    """The full-degree method stage by stage (serial), as compute.solve.reference.first_player_wins_full runs it."""
     st: dict[str, float] = {}
     t = clock()
     chain = turn_chain(board)
@@ -63,15 +58,15 @@ def full_degree(board: Board):
     t = clock()
     D = setup.denominator()
     st["resultant"] = clock() - t
-    primes = _primes_above_bits(setup.bound_bits)
+    primes = primes_above_bits(setup.bound_bits)
     t = clock()
     residues = _residues(setup.F, setup.F_sharp, w, primes)
     st["modular"] = clock() - t
     t = clock()
     kept = [(r, p) for r, p in zip(residues, primes) if r is not None]
-    numerator = _crt([(r * (D % p)) % p for r, p in kept], [p for _, p in kept])
-    v = _reduced_fraction(numerator, D)
-    value = _reduced_fraction(v.denominator + v.numerator, 2 * v.denominator)
+    numerator = crt([(r * (D % p)) % p for r, p in kept], [p for _, p in kept])
+    v = reduced_fraction(numerator, D)
+    value = reduced_fraction(v.denominator + v.numerator, 2 * v.denominator)
     st["crt"] = clock() - t
     st["total"] = sum(st[k] for k in FULL_STAGES)
     st["primes"] = len(primes)
@@ -80,7 +75,7 @@ def full_degree(board: Board):
 
 
 def half_degree(board: Board, parallel: bool = False):
-    """The half-degree method (compute.twoplayer.first_player_wins) with its own stage timings."""
+    """The half-degree method (compute.solve.twoplayer.first_player_wins) with its own stage timings."""
     st: dict[str, float] = {}
     t = clock()
     chain = turn_chain(board)

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from compute import __version__
-from compute.limits import MAX_DIE
+from chutes.compute import __version__
+from chutes.compute.board.limits import MAX_DIE
 
 if TYPE_CHECKING:
-    from compute.boards import Board
-    from site_build.project import Project
+    from chutes.compute.board.model import Board
+    from chutes.site_build.project import Project
 
 EXIT_BAD_INPUT = 2
 LONG_SECONDS = 2.0
@@ -37,7 +37,7 @@ def _say(message: str) -> None:
 
 
 def _project(path: Path | None, need_config: bool = True, **overrides: Path | None) -> Project:
-    from site_build.project import Project
+    from chutes.site_build.project import Project
 
     return Project.at(path, need_config=need_config, **overrides)
 
@@ -49,9 +49,9 @@ def _board(spec: str, project: Path | None = None) -> Board:
 
 def _board_and_estimate(spec: str, project: Path | None = None) -> tuple[Board, float]:
     """The board (see `_board`), refused if it would take too long, and the seconds `chutes solve` should take."""
-    from compute.boards import resolve_board
-    from compute.cost import check_cost
-    from site_build.project import BUNDLED_BOARDS, Project
+    from chutes.compute.board.cost import check_cost
+    from chutes.compute.board.file import resolve_board
+    from chutes.site_build.project import BUNDLED_BOARDS, Project
 
     here = Project.at(project, need_config=False)
     folders = [here.boards_dir] if here.config_file.is_file() and here.boards_dir.is_dir() else []
@@ -116,8 +116,8 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
         else:
             _print_race(b, result)
         return
-    from compute.report import solve as solve_board
-    from compute.report import summary
+    from chutes.compute.record.results import solve as solve_board
+    from chutes.compute.record.results import summary
 
     with _working(f"solving {b.slug or board}", estimate):
         result = solve_board(b)
@@ -129,12 +129,12 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
 
 
 def _first_of_three(b: Board, as_json: bool) -> None:
-    from compute.boards import BoardError
-    from compute.chain import turn_chain
-    from compute.cost import BUDGET_SECONDS
-    from compute.numbers import fraction_json
-    from compute.report import board_json
-    from compute.threeplayer import estimated_seconds, first_of_three_wins
+    from chutes.compute.board.cost import BUDGET_SECONDS
+    from chutes.compute.board.model import BoardError
+    from chutes.compute.numbers import fraction_json
+    from chutes.compute.record.results import board_json
+    from chutes.compute.solve.chain import turn_chain
+    from chutes.compute.solve.threeplayer import estimated_seconds, first_of_three_wins
 
     chain = turn_chain(b)
     seconds = estimated_seconds(chain)
@@ -154,9 +154,9 @@ def _first_of_three(b: Board, as_json: bool) -> None:
 
 
 def _race_json(b: Board, squares: list[int], given: bool) -> dict[str, Any]:
-    from compute.chain import turn_chain
-    from compute.players import position_chances, race
-    from compute.report import board_json
+    from chutes.compute.record.results import board_json
+    from chutes.compute.solve.chain import turn_chain
+    from chutes.compute.solve.races import position_chances, race
 
     chain = turn_chain(b)
     out: dict[str, Any] = {"board": board_json(b)}
@@ -186,7 +186,7 @@ def _printable(text: str) -> str:
 
 
 def _parse_positions(text: str, board: Board) -> list[int]:
-    from compute.chain import safe_squares
+    from chutes.compute.solve.chain import safe_squares
 
     parts = [p.strip() for p in text.split(",")]
     if not all(p and set(p) <= PLAIN_DIGITS for p in parts):
@@ -217,9 +217,9 @@ def _parse_positions(text: str, board: Board) -> list[int]:
 @_project_option
 def simulate(board: str, games: int, seed: int, as_json: bool, project: Path | None) -> None:
     """Simulate games and compare with the exact values."""
-    from compute.chain import turn_chain
-    from compute.numbers import decimal_string
-    from compute.simulate import simulate_summary
+    from chutes.compute.numbers import decimal_string
+    from chutes.compute.solve.chain import turn_chain
+    from chutes.compute.solve.simulate import simulate_summary
 
     b = _board(board, project)
     started = time.perf_counter()
@@ -273,12 +273,13 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
 
     Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done."""
     def records(project: Project) -> list[Path]:
-        from compute.sweep import start_workers_early
+        from chutes.compute.store.sweep import start_workers_early
 
         if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
-            start_workers_early("compute.cache")  # the workers' imports overlap this process's own
+            start_workers_early("chutes.compute.stage")  # the workers' imports overlap this process's own
+        from chutes.compute.stage import load_all, update
+        from chutes.compute.store.results import ResultCache
         from chutes.progress import BoardProgress
-        from compute.cache import ResultCache, load_all, update
 
         boards = load_all(project.boards_dir, only)
         for board in boards if not quiet else ():
@@ -328,7 +329,7 @@ def build(force: bool, site_dir: Path | None, site_url: str | None, engine: str 
           cache_dir: Path | None, project: Path | None) -> None:
     """Build and check the site."""
     from chutes.progress import step
-    from site_build.pipeline import build_site, site_url_for
+    from chutes.site_build.pipeline import build_site, site_url_for
 
     here = _project(project, site_dir=site_dir, boards_dir=boards_dir, cache_dir=cache_dir)
     url, local = site_url_for(site_url)
@@ -350,7 +351,7 @@ def build(force: bool, site_dir: Path | None, site_url: str | None, engine: str 
 def serve(dev_addr: str, engine: str | None, project: Path | None) -> None:
     """Serve the site for preview."""
     from chutes.progress import step
-    from site_build.preview import serve as serve_site
+    from chutes.site_build.preview import serve as serve_site
 
     host, _, port = dev_addr.rpartition(":")
     if not host or not (set(port) <= PLAIN_DIGITS and port and 1 <= int(port) <= 65535):
@@ -363,7 +364,7 @@ def serve(dev_addr: str, engine: str | None, project: Path | None) -> None:
                                       "code are never reused (CI keys its results cache on it).")
 def cache_key() -> None:
     """The compute stage's code hash."""
-    from compute import code_hash
+    from chutes.compute import code_hash
 
     click.echo(code_hash()[:16])
 
@@ -373,7 +374,7 @@ def cache_key() -> None:
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def new(directory: Path) -> None:
     """Write a ready site project."""
-    from site_build.new_project import write_project
+    from chutes.site_build.new_project import write_project
 
     written = write_project(directory, __version__)
     _say(f"new site project in {directory}/ ({len(written)} files); next: cd {directory} && chutes build")
@@ -401,7 +402,7 @@ def _parallel_options(fn):
 
 def _folder(cache_dir: Path | None, project: Path | None) -> Path | None:
     """Where sweeps are cached: --cache, else the project's experiments folder, else nowhere."""
-    from site_build.project import absolute
+    from chutes.site_build.project import absolute
 
     if cache_dir is not None:
         return absolute(cache_dir)
@@ -416,7 +417,7 @@ def _folder(cache_dir: Path | None, project: Path | None) -> Path | None:
 def dice(board: str, max_faces: int, as_json: bool, project: Path | None, jobs: int, scheduler: str | None,
          cache_dir: Path | None) -> None:
     """Die-size experiment."""
-    from compute.whatif import dice as run_dice
+    from chutes.compute.experiments.sweeps import dice as run_dice
 
     b = _board(board, project)
     result = run_dice(b, max_faces, jobs, scheduler, _folder(cache_dir, project))
@@ -442,7 +443,7 @@ def dice(board: str, max_faces: int, as_json: bool, project: Path | None, jobs: 
 @_project_option
 def start(board: str, as_json: bool, project: Path | None) -> None:
     """Starting-square experiment."""
-    from compute.whatif import start as run_start
+    from chutes.compute.experiments.sweeps import start as run_start
 
     b = _board(board, project)
     result = run_start(b)
@@ -469,7 +470,7 @@ def add_jump(board: str, min_length: int, exact_pair: str | None, as_json: bool,
     """Single-jump scan."""
     b = _board(board, project)
     if exact_pair is not None:
-        from compute.experiments import exact_candidate
+        from chutes.compute.experiments.variants import exact_candidate
 
         source, target = _parse_pair(exact_pair, b)
         result = exact_candidate(b, source, target)
@@ -481,7 +482,7 @@ def add_jump(board: str, min_length: int, exact_pair: str | None, as_json: bool,
                        f"= {result['expected_turns']['numerator']}/{result['expected_turns']['denominator']}\n"
                        f"  first of two players wins {result['first_player_wins']['decimal']}")
         return
-    from compute.whatif import add_jump as run_scan
+    from chutes.compute.experiments.sweeps import add_jump as run_scan
 
     result = run_scan(b, min_length, jobs, scheduler, _folder(cache_dir, project))
     if as_json:
@@ -517,16 +518,17 @@ def _parse_pair(text: str, board: Board) -> tuple[int, int]:
 # --- running it ---------------------------------------------------------------------------------------------
 
 
-LIBRARY_ERRORS = (("compute.boards", "BoardError", EXIT_BAD_INPUT), ("compute.sweep", "SweepError", EXIT_BAD_INPUT),
-                  ("site_build.project", "ProjectError", EXIT_BAD_INPUT), ("site_build.checks", "SiteError", 1))
-"""The libraries' own errors, each a one-line message, and the exit status they mean (2: bad input)."""
-
-
 def _library_error(exc: BaseException) -> int | None:
-    """The exit status for one of the libraries' errors (looked up only if its module was loaded), else None."""
-    for module, name, status in LIBRARY_ERRORS:
-        if module in sys.modules and isinstance(exc, getattr(sys.modules[module], name)):
-            return status
+    """The exit status for one of the libraries' own errors, each a one-line message (2: bad input), else None."""
+    from chutes.compute.board.problems import BoardError
+    from chutes.compute.store.sweep import SweepError
+    from chutes.site_build.checks import SiteError
+    from chutes.site_build.project import ProjectError
+
+    if isinstance(exc, BoardError | SweepError | ProjectError):
+        return EXIT_BAD_INPUT
+    if isinstance(exc, SiteError):
+        return 1
     return None
 
 

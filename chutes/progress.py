@@ -80,7 +80,7 @@ def step(label: str, estimate: float | None = None) -> Iterator[None]:
 
 
 class BoardProgress:
-    """The compute stage's boards as they start and finish (`compute.cache.update`'s on_start and on_done):
+    """The compute stage's boards as they start and finish (`compute.stage.update`'s on_start and on_done):
     a line for each (the estimate before, the time after), and on a terminal a ticking bar under them,
     measured in estimated seconds."""
 

@@ -1,19 +1,17 @@
 """Exact numbers for people and for JSON: a fraction as numerator, denominator and a long decimal.
 
-Python refuses by default to turn integers of more than 4,300 digits into text; the exact answers
-here are longer than that, so importing this module lifts that limit for the process.
+Python refuses by default to turn integers of more than 4,300 digits into text or back; the exact answers
+here are longer than that, so every conversion goes through GMP (`integer_text`, `integer_from_text`), which
+has no such limit and is not quadratic in the length. Nothing of the process's own settings is changed.
 """
 
 from __future__ import annotations
 
-import sys
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
 import gmpy2
-
-sys.set_int_max_str_digits(0)
 
 DECIMAL_DIGITS = 50
 
@@ -21,6 +19,11 @@ DECIMAL_DIGITS = 50
 def integer_text(n: int) -> str:
     """The decimal digits of an integer, by GMP (Python's own conversion is quadratic in the length)."""
     return gmpy2.mpz(n).digits()
+
+
+def integer_from_text(text: str) -> int:
+    """The integer written in decimal digits (any length), by GMP."""
+    return int(gmpy2.mpz(text))
 
 
 def decimal_string(x: Fraction, digits: int = DECIMAL_DIGITS) -> str:
@@ -46,7 +49,7 @@ def fraction_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, Any]:
 
 def fraction_from_json(obj: dict[str, str]) -> Fraction:
     """Inverse of `exact_json`."""
-    return Fraction(int(obj["numerator"]), int(obj["denominator"]))
+    return Fraction(integer_from_text(obj["numerator"]), integer_from_text(obj["denominator"]))
 
 
 def digit_count(n: int) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from site_build.project import ProjectError
+from .project import ProjectError
 
 PLUGIN = "chutes"
 ENGINES = ("mkdocs", "zensical")

@@ -15,7 +15,7 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
-from site_build.checks import SiteError
+from .checks import SiteError
 
 LABELS = {"mkdocs": "MkDocs", "zensical": "Zensical"}
 
@@ -91,7 +91,7 @@ def zensical_theme_dirs() -> list[Path]:
 
 
 def _zensical_build(config_file: Path) -> list[Path]:
-    from site_build.engine_config import read_config
+    from .engine_config import read_config
 
     done = subprocess.run([*_zensical_command(), "build", "--config-file", str(config_file)],
                           capture_output=True, text=True, cwd=config_file.parent)

@@ -17,7 +17,7 @@ from typing import Any
 import plotly.graph_objects as go
 from PIL import Image, ImageDraw, ImageFont
 
-from site_build.words import MARKDOWN_SPECIALS
+from .words import MARKDOWN_SPECIALS
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 EXACT, SIMULATED, LADDER, CHUTE = OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[2], OKABE_ITO[3]

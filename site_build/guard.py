@@ -14,7 +14,7 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
-from site_build.engine_config import DEFAULT_ENGINE, ENGINES
+from .engine_config import DEFAULT_ENGINE, ENGINES
 
 MESSAGE = ("this is a chutes project: its pages are generated, so build it with 'chutes build' "
            "(or preview it with 'chutes serve'), not with mkdocs")

@@ -12,9 +12,9 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
-from site_build.project import ProjectError, absolute
+from .project import ProjectError, absolute
 
-SCAFFOLD = files("site_build") / "scaffold"
+SCAFFOLD = files("chutes.site_build") / "scaffold"
 REFERENCE_CONFIG = files("chutes") / "mkdocs.yml"
 LAYOUT = {
     "README.md": "README.md",

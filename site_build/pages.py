@@ -20,14 +20,14 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 from pydantic import ValidationError
 
-from compute.criteria import SIMULATION_Z
-from compute.literature import LiteratureError, load_literature, reproduce
-from compute.record import BoardRecord
-from site_build import figures
-from site_build.checks import SiteError
-from site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
-from site_build.tables import board_tables, overlay_table
-from site_build.words import FILTERS, per_thousand, rounded
+from ..compute.record.criteria import SIMULATION_Z
+from ..compute.record.literature import LiteratureError, load_literature, reproduce
+from ..compute.record.schema import BoardRecord
+from . import figures
+from .checks import SiteError
+from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
+from .tables import board_tables, overlay_table
+from .words import FILTERS, per_thousand, rounded
 
 SKIP_SOURCES = {"boards", "literature.toml"}
 LITERATURE = "literature.toml"

@@ -27,9 +27,9 @@ from urllib.parse import urlsplit
 
 from filelock import FileLock
 
-from site_build import engines
-from site_build.checks import SiteError, site_problems
-from site_build.engine_config import (
+from . import engines
+from .checks import SiteError, site_problems
+from .engine_config import (
     EngineInputs,
     custom_theme_dir,
     engine_config,
@@ -37,8 +37,8 @@ from site_build.engine_config import (
     read_config,
     write_config,
 )
-from site_build.pages import load_record, render_pages, site_nav, write_docs
-from site_build.project import SITE_MARKER, Area, Project, ProjectError
+from .pages import load_record, render_pages, site_nav, write_docs
+from .project import SITE_MARKER, Area, Project, ProjectError
 
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
 MARKER_TEXT = "This folder was made by `chutes build`, which replaces its whole content on every build.\n"

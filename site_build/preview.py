@@ -16,9 +16,9 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from site_build import engines
-from site_build.pipeline import Phase, Records, chosen_engine, no_phase, stage
-from site_build.project import Project
+from . import engines
+from .pipeline import Phase, Records, chosen_engine, no_phase, stage
+from .project import Project
 
 QUIET_SECONDS = 0.3
 """How long the sources must stay unchanged before the preview is staged again (an editor saves in steps)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from site_build.words import percent, plain, rounded
+from .words import percent, plain, rounded
 
 
 def html_table(headers: list[str], rows: list[list[Any]], caption: str) -> str:

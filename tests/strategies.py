@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from compute.boards import Board, BoardError, check_board
+from chutes.compute.board.model import Board, BoardError
+from chutes.compute.board.problems import check_board
 
 
 @st.composite

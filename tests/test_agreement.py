@@ -10,12 +10,12 @@ import math
 
 import numpy as np
 import pytest
+from helpers import BUNDLED, board, chain
 
-from compute.exact import distribution, expected_turns
-from compute.floats import expected_turns_float, first_player_float, pair_matrix_float
-from compute.simulate import first_player_share, game_lengths, mean_turns, two_player_games
-from compute.twoplayer import first_player_wins, pair_wins
-from tests.conftest import BUNDLED, board, chain
+from chutes.compute.solve.exact import distribution, expected_turns
+from chutes.compute.solve.floats import expected_turns_float, pair_matrix_float
+from chutes.compute.solve.simulate import first_player_share, game_lengths, mean_turns, two_player_games
+from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
 WIDEN = 4.5 / 1.959963984540054
 
@@ -30,7 +30,7 @@ def test_expected_turns_exact_vs_float(slug):
 @pytest.mark.parametrize("slug", BUNDLED)
 def test_first_player_exact_vs_stein(slug):
     c = chain(slug)
-    assert math.isclose(float(first_player_wins(c)), first_player_float(c), rel_tol=1e-9)
+    assert math.isclose(float(first_player_wins(c)), c.first_player_float, rel_tol=1e-9)
 
 
 @pytest.mark.parametrize("slug", BUNDLED)

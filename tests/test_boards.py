@@ -6,12 +6,13 @@ import os
 
 import pytest
 from bad_boards import CASES, GOOD
+from helpers import BUNDLED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compute.boards import BoardError, board_files, load_board, parse_board, resolve_board
-from site_build.project import BUNDLED_BOARDS
-from tests.conftest import BUNDLED
+from chutes.compute.board.file import board_files, load_board, parse_board, resolve_board
+from chutes.compute.board.model import BoardError
+from chutes.site_build.project import BUNDLED_BOARDS
 
 
 def err(text: str | bytes) -> str:
@@ -66,7 +67,7 @@ def test_unknown_slug_suggests():
                        st.one_of(st.integers(-5, 120), st.text(max_size=5), st.booleans(),
                                  st.lists(st.lists(st.integers(-2, 120), max_size=3), max_size=6))))
 def test_validator_never_crashes(data):
-    from compute.boards import board_from_mapping
+    from chutes.compute.board.file import board_from_mapping
 
     try:
         board_from_mapping(data, "h.toml")

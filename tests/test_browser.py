@@ -11,12 +11,12 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import Watched, chain, new_project
+from helpers import Watched, chain, new_project
 from playwright.sync_api import Browser, Page
 
 from chutes.cli import compute_stage
-from compute.players import position_chances
-from site_build import pages, pipeline
+from chutes.compute.solve.races import position_chances
+from chutes.site_build import pages, pipeline
 
 pytestmark = pytest.mark.browser
 

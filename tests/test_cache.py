@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from compute.assemble import cache_key
-from compute.boards import BoardError, load_board
-from compute.cache import ResultCache, load_all, update
-from compute.numbers import fraction_from_json
-from site_build.project import BUNDLED_BOARDS
+from chutes.compute.board.file import load_board
+from chutes.compute.board.model import BoardError
+from chutes.compute.numbers import fraction_from_json
+from chutes.compute.record.build import cache_key
+from chutes.compute.stage import cached_record, load_all, update
+from chutes.compute.store.results import ResultCache
+from chutes.site_build.project import BUNDLED_BOARDS
 
 
 @pytest.fixture
@@ -161,7 +163,7 @@ def test_every_bad_board_is_reported_at_once_before_any_work(tmp_path: Path) -> 
     for line, (name, phrase) in zip(error.problems, sorted(bad.items())):
         assert line.startswith(str(boards / name)) and phrase in line, line
     assert _snapshot(cache.directory) == before, "nothing computed, nothing removed"
-    record, problem = cache.load(load_board(boards / "tiny.toml"))
+    record, problem = cached_record(cache, load_board(boards / "tiny.toml"))
     assert record is not None and problem is None and good.path.is_file()
 
 

@@ -7,13 +7,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import bundled_boards
+from helpers import bundled_boards
 
-import compute
-from compute import code_hash, sweep
-from compute.assemble import cache_key, record_seconds
-from compute.boards import Board, load_board
-from compute.cache import Outcome, ResultCache, load_all, update
+from chutes import compute
+from chutes.compute import code_hash
+from chutes.compute.board.file import load_board
+from chutes.compute.board.model import Board
+from chutes.compute.record.build import cache_key, record_seconds
+from chutes.compute.stage import Outcome, cached_record, load_all, update
+from chutes.compute.store import sweep
+from chutes.compute.store.results import ResultCache
 
 
 @pytest.fixture
@@ -95,7 +98,7 @@ def test_a_read_only_cache_reports_its_boards_too(two_boards: Path, tmp_path: Pa
         def acquire(self, timeout: float = -1) -> None:
             raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("compute.cache.FileLock", ReadOnly)
+    monkeypatch.setattr("chutes.compute.stage.FileLock", ReadOnly)
     events = Events()
     outcomes = events.run(boards, cache)
     assert [(kind, slug) for kind, slug, _ in events.seen] == [("done", b.slug) for b in boards]
@@ -112,13 +115,13 @@ def test_the_code_hash_follows_the_code_and_nothing_else(tmp_path: Path) -> None
     assert len(real) == 64 and set(real) <= set("0123456789abcdef") and code_hash() == real
     assert code_hash(_copy_of_compute(tmp_path / "same")) == real
     changed = _copy_of_compute(tmp_path / "changed")
-    path = changed / "chain.py"
+    path = changed / "solve" / "chain.py"
     data = bytearray(path.read_bytes())
     data[-2] ^= 1
     path.write_bytes(bytes(data))
     assert code_hash(changed) != real
     renamed = _copy_of_compute(tmp_path / "renamed")
-    (renamed / "chain.py").rename(renamed / "chain2.py")
+    (renamed / "solve" / "chain.py").rename(renamed / "solve" / "chain2.py")
     assert code_hash(renamed) != real
     other = _copy_of_compute(tmp_path / "other")
     (other / "notes.txt").write_text("not code")
@@ -129,19 +132,19 @@ def test_changed_compute_code_misses_the_cache(tmp_path: Path, monkeypatch) -> N
     board = load_board(bundled_boards()["tiny"])
     cache = ResultCache(tmp_path / "cache")
     [first] = update([board], cache, log=lambda _: None, progress=False)
-    record, problem = cache.load(board)
+    record, problem = cached_record(cache, board)
     assert first.computed and record is not None and problem is None, "unchanged code: a hit"
     experiments = sorted(p.name for p in (cache.directory / "experiments").glob("*.json"))
     assert len(experiments) == 2
 
     other = "f" * 64
     assert other != code_hash()
-    monkeypatch.setattr("compute.assemble.code_hash", lambda: other)
-    monkeypatch.setattr("compute.whatif.code_hash", lambda: other)
+    monkeypatch.setattr("chutes.compute.record.build.code_hash", lambda: other)
+    monkeypatch.setattr("chutes.compute.experiments.sweeps.code_hash", lambda: other)
     assert cache_key(board) != record["key"]
-    assert cache.load(board) == (None, None), "changed code: a miss"
+    assert cached_record(cache, board) == (None, None), "changed code: a miss"
     [second] = update([board], cache, log=lambda _: None, progress=False)
     assert second.computed and second.path != first.path and not first.path.exists()
-    assert cache.load(board)[0]["key"] == cache_key(board)
+    assert cached_record(cache, board)[0]["key"] == cache_key(board)
     now = sorted(p.name for p in (cache.directory / "experiments").glob("*.json"))
     assert len(set(now) - set(experiments)) == 2, "the experiment sweeps are keyed by the code too"

@@ -15,16 +15,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import BUNDLED, REPOSITORY, Watched, board, browser_group
+from helpers import BUNDLED, REPOSITORY, Watched, board, browser_group
 from playwright.sync_api import Browser, Page
 from pydantic import ValidationError
 
-from compute.boards import Board, BoardError, board_problems, parse_board
-from compute.chain import turn_chain
-from compute.exact import shortest_game
-from compute.limits import MAX_DIE, MAX_SQUARES
-from compute.players import races_together, seat_chances
-from compute.report import solve
+from chutes.compute.board.file import parse_board
+from chutes.compute.board.limits import MAX_DIE, MAX_SQUARES
+from chutes.compute.board.model import Board, BoardError
+from chutes.compute.board.problems import board_problems
+from chutes.compute.record.results import solve
+from chutes.compute.solve.chain import turn_chain
+from chutes.compute.solve.jumps import shortest_game
+from chutes.compute.solve.races import races_together, seat_chances
 
 ENGINE = REPOSITORY / "site_src" / "assets" / "javascripts" / "engine.js"
 READY = ("document.querySelector('#designer') && "

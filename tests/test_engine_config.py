@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import chutes, new_project
+from helpers import chutes, new_project
 
-from site_build.engine_config import EngineInputs, Tagged, engine_config, read_config, write_config
-from site_build.project import Project
+from chutes.site_build.engine_config import EngineInputs, Tagged, engine_config, read_config, write_config
+from chutes.site_build.project import Project
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +101,8 @@ def test_tags_and_settings_survive_the_round_trip(tmp_path: Path) -> None:
 
 
 def test_a_missing_engine_is_named_before_any_board_is_computed(tmp_path: Path, monkeypatch) -> None:
-    from site_build import engines, pipeline
-    from site_build.checks import SiteError
+    from chutes.site_build import engines, pipeline
+    from chutes.site_build.checks import SiteError
 
     project = new_project(tmp_path / "p")
     monkeypatch.setattr(engines, "find_spec", lambda name: None)

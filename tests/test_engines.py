@@ -13,11 +13,11 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED, _QuietHandler, new_project
+from helpers import BUNDLED, QuietHandler, new_project
 from test_browser import ALL_RENDERED, _pages
 
-from site_build.checks import site_problems
-from site_build.engines import zensical_theme_dirs
+from chutes.site_build.checks import site_problems
+from chutes.site_build.engines import zensical_theme_dirs
 
 pytestmark = [pytest.mark.browser]
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:/\d[\d,]*)?")
@@ -31,14 +31,14 @@ def zensical_site(built_site: Path, tmp_path_factory: pytest.TempPathFactory) ->
     """The same boards built with Zensical from the MkDocs build's records (a warm cache: only the engine runs),
     served over HTTP at the address it was built for."""
     from chutes.cli import compute_stage
-    from site_build.pipeline import build_site
+    from chutes.site_build.pipeline import build_site
 
     project = new_project(tmp_path_factory.mktemp("zensical") / "p", BUNDLED)
     shutil.copytree(built_site.parent / ".cache" / "results", project.cache_dir)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _QuietHandler)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     site = build_site(project, compute_stage(quiet=True), url, engine="zensical")
-    httpd.RequestHandlerClass = functools.partial(_QuietHandler, directory=str(site))
+    httpd.RequestHandlerClass = functools.partial(QuietHandler, directory=str(site))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield site, url.rstrip("/")
     httpd.shutdown()

@@ -9,18 +9,18 @@ import sys
 from fractions import Fraction
 
 import pytest
-from conftest import board, chain
+from helpers import board, chain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import boards
 
-from compute import experiments, whatif
-from compute.boards import BoardError
-from compute.chain import turn_chain
-from compute.exact import expected_turns
-from compute.floats import first_player_float
-from compute.numbers import fraction_from_json
-from compute.sweep import PartStore, run_pieces
+from chutes.compute.board.model import BoardError
+from chutes.compute.experiments import sweeps as whatif
+from chutes.compute.experiments import variants as experiments
+from chutes.compute.numbers import fraction_from_json
+from chutes.compute.solve.chain import turn_chain
+from chutes.compute.solve.exact import expected_turns
+from chutes.compute.store.sweep import PartStore, run_pieces
 
 # Hochman's table: faces → expected rolls on the 47→26 board (7 decimals as printed; 10 to 15 have 6).
 HOCHMAN_DICE = {2: "60.7625788", 3: "65.9007753", 4: "54.4937116", 5: "45.5619456", 6: "39.2251223",
@@ -52,7 +52,7 @@ def test_die_sweep_on_a_roll_again_board_drops_the_rule_when_the_die_lacks_the_f
     rows = experiments.die_sweep(board("noordenbos"), 7)
     assert "no roll-again" in rows[4]["note"] and rows[4]["first_player_wins"]["exact"] is True
     assert rows[5]["note"] is None and rows[5]["first_player_wins"]["exact"] is False
-    assert abs(float(rows[5]["first_player_wins"]["decimal"]) - first_player_float(chain("noordenbos"))) < 1e-12
+    assert abs(float(rows[5]["first_player_wins"]["decimal"]) - chain("noordenbos").first_player_float) < 1e-12
 
 
 def test_starting_squares_of_seed_003() -> None:
@@ -121,7 +121,7 @@ def test_first_player_floats_match_the_stein_equation() -> None:
         effects = experiments.scan_exact(b, experiments.candidates(b))
         pairs = rng.sample([(e.source, e.target) for e in effects if e.status == "changed"], 12)
         for (i, k), value in zip(pairs, experiments.first_player_floats(b, pairs)):
-            assert abs(value - first_player_float(turn_chain(experiments.with_jump(b, i, k)))) < 1e-11, (slug, i, k)
+            assert abs(value - turn_chain(experiments.with_jump(b, i, k)).first_player_float) < 1e-11, (slug, i, k)
 
 
 def test_the_float_scan_leaves_out_at_most_half_the_alive_mass_squared(monkeypatch) -> None:
@@ -169,7 +169,7 @@ def test_the_float_scan_gives_the_same_floats_as_the_dense_einsum_iteration(slug
 
 def _forty_squares():
     """A small board whose add-jump sweep still has several pieces."""
-    from compute.boards import board_from_mapping
+    from chutes.compute.board.file import board_from_mapping
 
     return board_from_mapping({"title": "forty", "squares": 40, "die": 6, "ladders": [[3, 15], [12, 30]],
                                "chutes": [[25, 5], [38, 20]], "source": "test"}, "forty", slug="forty")

@@ -6,19 +6,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from helpers import board, chain, published_fraction
 
-from compute.chain import turn_chain
-from compute.exact import bounds, distribution, expected_turns
-from compute.numbers import decimal_string, stable
-from compute.series import bound_series
-from compute.twoplayer import first_player_wins, pair_wins
-from tests.conftest import board, chain, published_fraction
+from chutes.compute.numbers import decimal_string, digit_count, stable
+from chutes.compute.record.series import bound_series
+from chutes.compute.solve.chain import turn_chain
+from chutes.compute.solve.exact import bounds, distribution, expected_turns
+from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
 
 def test_first_player_fraction_equals_seed_in_full(classic):
     p = first_player_wins(classic)
     expected = published_fraction()
-    assert len(str(expected.numerator)) == 4453 and len(str(expected.denominator)) == 4453
+    assert digit_count(expected.numerator) == 4453 and digit_count(expected.denominator) == 4453
     assert p == expected
     assert decimal_string(p, 50) == "0.50780277346091397787392387841954080716542767187942"
 
@@ -113,7 +113,7 @@ def test_long_charts_stop_at_their_caps(monkeypatch: pytest.MonkeyPatch) -> None
     """The length and diagonal series stop at their mass, or at their caps on a long board (page weight)."""
     import numpy as np
 
-    from compute import series
+    from chutes.compute.record import series
 
     dist = chain("uk").distribution
     games = np.array([1, 2, 3])

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPOSITORY, chutes, new_project
+from helpers import REPOSITORY, chutes, new_project
 from uv import find_uv_bin
 
-from site_build.project import SITE_MARKER
+from chutes.site_build.project import SITE_MARKER
 
 INSTALL = pytest.mark.xdist_group("install")  # one virtualenv per worker: its tests run on one worker
 
@@ -82,9 +82,12 @@ def _run(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[st
 
 @INSTALL
 def test_the_wheel_carries_its_templates_assets_and_boards(installed: Path, tmp_path: Path) -> None:
-    here = _run(installed, "python", "-c", "import chutes, compute; print(chutes.__file__, compute.__version__)",
-                cwd=tmp_path)
-    assert here.returncode == 0 and str(REPOSITORY) not in here.stdout and "site-packages" in here.stdout
+    here = _run(installed, "python", "-c", "import chutes.compute, chutes.site_build; print(chutes.compute.__file__, "
+                "chutes.site_build.__file__, chutes.compute.__version__)", cwd=tmp_path)
+    assert here.returncode == 0 and str(REPOSITORY) not in here.stdout and "site-packages/chutes/compute" in here.stdout
+    top = _run(installed, "python", "-c", "import importlib.util as u; print([n for n in ('compute', 'site_build') "
+               "if u.find_spec(n)])", cwd=tmp_path)
+    assert top.stdout.strip() == "[]", "one import package: nothing of ours at the top of site-packages but chutes"
     solved = _run(installed, "chutes", "solve", "classic", "--json", cwd=tmp_path)
     assert solved.returncode == 0, solved.stderr
     assert '"numerator_digits": 4453' in solved.stdout

@@ -14,16 +14,17 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import CHUTES, bundled_boards, chutes, new_project
+from helpers import CHUTES, bundled_boards, chutes, new_project
 
 from chutes.cli import compute_stage, run
-from compute.boards import load_board
-from compute.cache import ResultCache
-from compute.cost import check_cost, estimated_seconds
-from compute.storage import checksum, dumps
-from site_build import pipeline, words
-from site_build.checks import unsafe_markup
-from site_build.project import SITE_MARKER
+from chutes.compute.board.cost import check_cost, estimated_seconds
+from chutes.compute.board.file import load_board
+from chutes.compute.stage import cached_record, update
+from chutes.compute.store.files import checksum, dumps
+from chutes.compute.store.results import ResultCache
+from chutes.site_build import pipeline, words
+from chutes.site_build.checks import unsafe_markup
+from chutes.site_build.project import SITE_MARKER
 
 HOSTILE_TITLE = ("&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; <script>alert(1)</script> {: onclick=alert(3)} "
                  "[x](javascript:alert(4)) a|b ](c) `code` *em* _u_ <img src=x onerror=alert(5)>\nsecond \\ line")
@@ -145,9 +146,8 @@ def test_a_tampered_record_with_a_valid_checksum_is_recomputed(tmp_path: Path) -
     path.write_bytes(dumps(record))
     messages: list[str] = []
     board = load_board(project.boards_dir / "tiny.toml")
-    loaded, problem = cache.load(board)
+    loaded, problem = cached_record(cache, board)
     assert loaded is None and "implausible record" in problem and "not a reduced fraction" in problem
-    from compute.cache import update
 
     [outcome] = update([board], cache, log=messages.append, progress=False)
     assert outcome.computed and path.read_bytes() == clean
@@ -179,7 +179,7 @@ def test_a_read_only_cache_still_serves_a_cached_run(tmp_path: Path, monkeypatch
         def acquire(self, timeout: float = -1) -> None:
             raise PermissionError(13, "Permission denied", str(project.cache_dir / ".lock"))
 
-    monkeypatch.setattr("compute.cache.FileLock", ReadOnly)
+    monkeypatch.setattr("chutes.compute.stage.FileLock", ReadOnly)
     assert compute_stage(quiet=True)(project) == paths
     with pytest.raises(PermissionError):
         compute_stage(force=True, quiet=True)(project)
@@ -219,7 +219,14 @@ def test_simulating_a_billion_games_needs_no_big_allocation() -> None:
     """Games are played in batches: the summary of many batches equals one long run's."""
     import numpy as np
 
-    from compute.simulate import BATCH_CHUNKS, CHUNK, first_player_share, mean_turns, simulate_summary, two_player_games
+    from chutes.compute.solve.simulate import (
+        BATCH_CHUNKS,
+        CHUNK,
+        first_player_share,
+        mean_turns,
+        simulate_summary,
+        two_player_games,
+    )
 
     board = load_board(bundled_boards()["tiny"])
     games = BATCH_CHUNKS * CHUNK // 2 * 2 + 12345

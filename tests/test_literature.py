@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED
+from helpers import BUNDLED
 
-from compute.literature import Figure, compare, load_literature, reproduce, value_at
-from site_build.project import DEFAULT_SITE_SRC
+from chutes.compute.record.literature import Figure, compare, load_literature, reproduce, value_at
+from chutes.site_build.project import DEFAULT_SITE_SRC
 
 LITERATURE = load_literature(DEFAULT_SITE_SRC / "literature.toml")
 

@@ -12,15 +12,17 @@ from itertools import islice
 
 import numpy as np
 import pytest
-from conftest import board, chain
 from flint import arb, ctx, fmpq, fmpq_mat
+from helpers import board, chain
 
-from compute import players as seats_module
-from compute.boards import board_from_mapping
-from compute.chain import turn_chain
-from compute.exact import expected_turns
-from compute.lengths import finish_numerators
-from compute.players import (
+from chutes.compute.board.file import board_from_mapping
+from chutes.compute.numbers import fraction_from_json
+from chutes.compute.solve import races as seats_module
+from chutes.compute.solve.chain import turn_chain
+from chutes.compute.solve.exact import expected_turns
+from chutes.compute.solve.lengths import finish_numerators
+from chutes.compute.solve.modular import krylov
+from chutes.compute.solve.races import (
     DIGITS,
     MAX_PLAYERS,
     Race,
@@ -30,18 +32,14 @@ from compute.players import (
     races_together,
     seat_chances,
 )
-from compute.simulate import game_lengths
-from compute.twoplayer import first_player_wins, krylov, pair_wins
+from chutes.compute.solve.simulate import game_lengths
+from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
 
 def _exact_ball(x: Fraction) -> arb:
     """An exact rational as a ball at 2,000 bits (far tighter than any enclosure tested against it)."""
-    old = ctx.prec
-    ctx.prec = 2000
-    try:
+    with ctx.workprec(2000):
         return arb(fmpq(x.numerator, x.denominator))
-    finally:
-        ctx.prec = old
 
 
 SEED_004 = ([14, 60, 31, 26, 48, 48], [0.1328226, 0.2318284, 0.1391085, 0.1554380, 0.1718596, 0.1689429])
@@ -63,7 +61,7 @@ def test_two_players_are_exact_and_agree_with_the_enclosure() -> None:
     ball = race(c, [14, 60]).wins[0].ball
     assert ball.contains(_exact_ball(exact))
     seats = seat_chances(c, 2)
-    assert Fraction(int(seats[0]["numerator"]), int(seats[0]["denominator"])) == first_player_wins(c)
+    assert fraction_from_json(seats[0]) == first_player_wins(c)
 
 
 @pytest.mark.parametrize("squares", [[0, 0, 0], [0] * 8, [5, 40, 77, 99]])
@@ -217,7 +215,7 @@ def test_classic_three_players_printed_decimal_is_within_error_bound_of_a_finer_
 
 
 def test_rounds_until_someone_wins() -> None:
-    from compute.players import rounds_quantile
+    from chutes.compute.solve.races import rounds_quantile
 
     c = chain("classic")
     dist = c.distribution

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from conftest import chain
+from helpers import chain
 
-from compute import positions
-from compute.positions import SHOWN_MASS, position_series
+from chutes.compute.record import positions
+from chutes.compute.record.positions import SHOWN_MASS, position_series
 
 
 def test_positions_are_the_exact_distribution_to_chart_precision() -> None:
@@ -25,7 +25,7 @@ def test_positions_are_the_exact_distribution_to_chart_precision() -> None:
 
 
 def test_landings_on_a_foot_match_the_exact_jump_usage() -> None:
-    from compute.exact import jump_usage
+    from chutes.compute.solve.jumps import jump_usage
 
     c = chain("classic-47")
     series = position_series(c)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import new_project
+from helpers import new_project
 
 WAIT_SECONDS = 120
 

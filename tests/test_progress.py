@@ -13,7 +13,7 @@ import termios
 import time
 from pathlib import Path
 
-from conftest import chutes, new_project
+from helpers import chutes, new_project
 
 
 def test_a_build_in_a_log_says_each_board_s_estimate_then_its_time_then_each_step(tmp_path: Path) -> None:

@@ -8,12 +8,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import boards
 
-from compute.boards import KNOWN_KEYS, BoardError, parse_board
-from compute.chain import turn_chain
-from compute.exact import expected_turns
-from compute.floats import expected_turns_float, first_player_float
-from compute.simulate import game_lengths, mean_turns
-from compute.twoplayer import first_player_wins
+from chutes.compute.board.file import KNOWN_KEYS, parse_board
+from chutes.compute.board.model import BoardError
+from chutes.compute.solve.chain import turn_chain
+from chutes.compute.solve.exact import expected_turns
+from chutes.compute.solve.floats import expected_turns_float
+from chutes.compute.solve.simulate import game_lengths, mean_turns
+from chutes.compute.solve.twoplayer import first_player_wins
 
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -26,7 +27,7 @@ def test_exact_equals_float(board) -> None:
     floats = expected_turns_float(chain)
     for e, f in zip(exact, floats):
         assert abs(f - float(e)) <= 1e-12 * max(1.0, float(e))
-    assert abs(first_player_float(chain) - float(first_player_wins(chain))) <= 1e-12
+    assert abs(chain.first_player_float - float(first_player_wins(chain))) <= 1e-12
 
 
 @SLOW

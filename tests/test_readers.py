@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from site_build import pages
-from site_build.checks import SiteError
+from chutes.site_build import pages
+from chutes.site_build.checks import SiteError
 
 
 def test_a_test_board_is_built_but_kept_out_of_menu_home_comparison_and_search(built_site: Path) -> None:

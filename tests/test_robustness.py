@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from bad_boards import CASES
-from conftest import board_file, bundled_boards
+from helpers import board_file, bundled_boards
 
 from chutes.cli import run
-from compute.storage import checksum
+from chutes.compute.store.files import checksum
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import plotly
 import pytest
-from conftest import new_project
+from helpers import new_project
 
 from chutes.cli import compute_stage
-from site_build import figures, pages, pipeline
-from site_build.checks import SiteError, broken_links, outside_references
-from site_build.project import DEFAULT_TEMPLATES
-from site_build.words import per_thousand, percent, plain, rounded
+from chutes.compute.numbers import fraction_from_json
+from chutes.site_build import figures, pages, pipeline
+from chutes.site_build.checks import SiteError, broken_links, outside_references
+from chutes.site_build.project import DEFAULT_TEMPLATES
+from chutes.site_build.words import per_thousand, percent, plain, rounded
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -73,7 +74,7 @@ def test_the_first_of_three_players_is_shown_exactly_where_the_record_has_it(
         assert " ".join(three["decimal"][2 + 5 * i:7 + 5 * i] for i in range(10)) in html
         if len(three["numerator"]) > 60:
             assert three["numerator"][:60] not in html, "too long to inline: loaded when the box is opened"
-        exact = Fraction(int(three["numerator"]), int(three["denominator"]))
+        exact = fraction_from_json(three)
         certified = record["players"]["seats"]["3"][0]
         assert abs(exact - Fraction(certified["decimal"])) <= Fraction(certified["error_bound"])
     assert shown >= 7

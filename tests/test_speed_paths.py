@@ -17,16 +17,24 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import BUNDLED, board, chain
 from hypothesis import HealthCheck, given, settings
+from strategies import boards
 
-from compute import report
-from compute.boards import Board, board_from_mapping
-from compute.chain import TurnChain, turn_chain
-from compute.exact import DECIDED_QUANTILE, EXACT_TURNS, bounds, distribution, shortest_game
-from compute.numbers import decimal_string, exact_json, stable
-from compute.series import CHART_MAX_TURNS, DIAGONAL_MAX_SQUARES, bound_series, diagonal_series, length_series
-from tests.conftest import BUNDLED, board, chain
-from tests.strategies import boards
+from chutes.compute.board.file import board_from_mapping
+from chutes.compute.board.model import Board
+from chutes.compute.numbers import decimal_string, exact_json, stable
+from chutes.compute.record import results as report
+from chutes.compute.record.series import (
+    CHART_MAX_TURNS,
+    DIAGONAL_MAX_SQUARES,
+    bound_series,
+    diagonal_series,
+    length_series,
+)
+from chutes.compute.solve.chain import TurnChain, turn_chain
+from chutes.compute.solve.exact import DECIDED_QUANTILE, EXACT_TURNS, bounds, distribution
+from chutes.compute.solve.jumps import shortest_game
 
 SIMULATED = np.array([1, 2, 3, 3, 5, 8, 13, 21, 40, 70], dtype=np.int64)
 """Stand-in simulated games for the length series (the simulation is not what is compared here)."""

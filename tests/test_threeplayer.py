@@ -11,14 +11,16 @@ from pathlib import Path
 
 import gmpy2
 import pytest
-from conftest import chutes
 from flint import arb, ctx, fmpq, fmpq_mat, fmpz_mat
+from helpers import chutes
 
-from compute.boards import Board, BoardError, board_files, board_from_mapping, load_board
-from compute.chain import TurnChain, turn_chain
-from compute.players import race
-from compute.threeplayer import denominator_and_numerator, first_of_three_wins, modular_stage, three_setup
-from site_build.project import BUNDLED_BOARDS
+from chutes.compute.board.file import board_files, board_from_mapping, load_board
+from chutes.compute.board.model import Board, BoardError
+from chutes.compute.numbers import fraction_from_json
+from chutes.compute.solve.chain import TurnChain, turn_chain
+from chutes.compute.solve.races import race
+from chutes.compute.solve.threeplayer import denominator_and_numerator, first_of_three_wins, modular_stage, three_setup
+from chutes.site_build.project import BUNDLED_BOARDS
 
 BOARDS = Path(__file__).parent.parent / "site_src" / "boards"
 
@@ -145,14 +147,10 @@ def test_classic_inside_certified_interval():
           f"{t1 - t0:.2f} s, primes and CRT {t2 - t1:.2f} s; k = {setup.k}, zeros = {setup.zeros})")
     assert num_digits == den_digits == 175_755
     ball = race(c, [c.board.start] * 3).wins[0].ball
-    old = ctx.prec
-    ctx.prec = 400
-    try:
+    with ctx.workprec(400):
         scaled = int(gmpy2.mpz(exact.numerator) * (gmpy2.mpz(1) << 300) // exact.denominator)
         enclosure = arb(fmpq(scaled, 2**300)).union(arb(fmpq(scaled + 1, 2**300)))
         assert ball.contains(enclosure)
-    finally:
-        ctx.prec = old
 
 
 def test_the_command_line_prints_the_exact_fraction_and_refuses_what_is_too_slow() -> None:
@@ -160,7 +158,7 @@ def test_the_command_line_prints_the_exact_fraction_and_refuses_what_is_too_slow
     assert out.returncode == 0, out.stderr
     p = json.loads(out.stdout)["first_player_wins"]
     exact = first_of_three_wins(turn_chain(load_board(board_files(BUNDLED_BOARDS)["tiny"])))
-    assert Fraction(int(p["numerator"]), int(p["denominator"])) == exact
+    assert fraction_from_json(p) == exact
     assert p["decimal"].startswith(str(float(exact))[:10]) and p["numerator_digits"] == len(p["numerator"])
     slow = chutes("solve", "noordenbos", "--players", "3", "--exact")
     assert slow.returncode == 2 and "would take about" in slow.stderr and len(slow.stderr.splitlines()) == 1

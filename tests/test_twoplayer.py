@@ -5,12 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from flint import fmpq, fmpq_mat
+from helpers import chain
 from hypothesis import HealthCheck, given, settings
+from strategies import boards
 
-from compute.chain import TurnChain, turn_chain
-from compute.twoplayer import first_player_wins, pair_wins
-from tests.conftest import chain
-from tests.strategies import boards
+from chutes.compute.solve.chain import TurnChain, turn_chain
+from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
 
 def direct_pair_solve(c: TurnChain) -> dict[tuple[int, int], Fraction]:

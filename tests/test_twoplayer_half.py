@@ -10,10 +10,12 @@ import gmpy2
 import pytest
 from flint import fmpz_poly
 
-from compute import twoplayer
-from compute.boards import BoardError, board_from_mapping, load_board
-from compute.chain import TurnChain, turn_chain
-from compute.twoplayer import first_player_wins, first_player_wins_full, pair_wins, pair_wins_full
+from chutes.compute.board.file import board_from_mapping, load_board
+from chutes.compute.board.model import BoardError
+from chutes.compute.solve import twoplayer
+from chutes.compute.solve.chain import TurnChain, turn_chain
+from chutes.compute.solve.reference import first_player_wins_full, pair_wins_full
+from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
 REPOSITORY = Path(__file__).parent.parent
 BOARD_FILES = sorted((REPOSITORY / "site_src" / "boards").glob("*.toml"))
@@ -127,7 +129,7 @@ def test_denominator_is_the_stein_determinant(seed: int):
     setup = twoplayer._HalfSetup(c, m, gamma, gamma)
     W = stein_determinant(m, c.scale)
     assert W.bit_length() <= setup.bound_bits
-    primes = twoplayer._primes_above_bits(setup.bound_bits)
+    primes = twoplayer.primes_above_bits(setup.bound_bits)
     residues = twoplayer._half_residues(*setup.args(), primes)
     signs = {(r[1] - W) % p == 0 for p, r in zip(primes, residues) if r is not None}
     assert len(signs) == 1  # the same sign at every prime

@@ -11,18 +11,21 @@ from typing import Any
 
 import numpy as np
 
-from compute import __version__, code_hash, cost, threeplayer, whatif
-from compute.boards import Board
-from compute.chain import TurnChain, turn_chain
-from compute.checks import three_ways
-from compute.numbers import fraction_json
-from compute.players import players_record
-from compute.positions import position_series
-from compute.record import SCHEMA_VERSION
-from compute.report import solve
-from compute.series import bound_series, diagonal_series, length_series, square_series
-from compute.simulate import two_player_games
-from compute.storage import key_of
+from .. import __version__, code_hash
+from ..board import cost
+from ..board.model import Board
+from ..experiments import sweeps
+from ..numbers import fraction_json
+from ..solve import threeplayer
+from ..solve.chain import TurnChain, turn_chain
+from ..solve.races import players_record
+from ..solve.simulate import two_player_games
+from ..store.files import key_of
+from .checks import three_ways
+from .positions import position_series
+from .results import solve
+from .schema import SCHEMA_VERSION
+from .series import bound_series, diagonal_series, length_series, square_series
 
 SIMULATED_GAMES = 1_000_000
 SIMULATION_SEED = 20261122
@@ -101,8 +104,8 @@ def record_seconds(board: Board) -> float:
 
 def _experiments(board: Board, folder: Path | None, jobs: int, force: bool,
                  progress: bool | None = None) -> dict[str, Any]:
-    return {"dice": whatif.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
-            "start": whatif.start(board),
-            "add_jump": whatif.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)}
+    return {"dice": sweeps.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
+            "start": sweeps.start(board),
+            "add_jump": sweeps.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)}
 
 

@@ -21,11 +21,11 @@ import numpy as np
 from flint import fmpq, fmpq_mat
 from threadpoolctl import threadpool_limits
 
-from compute.boards import Board, BoardError
-from compute.chain import TurnChain, roll_matrices, turn_chain
-from compute.limits import MAX_DIE
-from compute.numbers import decimal_string, exact_json, fraction_from_json
-from compute.rules import roll_landing
+from ..board.limits import MAX_DIE
+from ..board.model import Board, BoardError
+from ..board.rules import roll_landing
+from ..numbers import decimal_string, exact_json, fraction_from_json
+from ..solve.chain import TurnChain, roll_matrices, turn_chain
 
 MIN_JUMP_LENGTH = 10
 ALIVE_TOLERANCE = 1e-7
@@ -83,7 +83,7 @@ def longer_with_bigger_die(rows: Sequence[dict[str, Any]]) -> list[int]:
 
 
 def die_sweep(board: Board, max_faces: int = MAX_DIE) -> list[dict[str, Any]]:
-    """`die_row` for dice of 1..max_faces faces, in order (serially; see compute.whatif for parallel)."""
+    """`die_row` for dice of 1..max_faces faces, in order (serially; see compute.experiments.sweeps for parallel)."""
     return [die_row(board, faces) for faces in range(1, max_faces + 1)]
 
 

@@ -9,12 +9,12 @@ the turn matrix is Q = (I − B)⁻¹A, exactly.
 Like QuantEcon's `MarkovChain`, a `TurnChain` computes each derived quantity once, when first asked
 (cached properties): expected turns and visits, moments, the game-length distribution, the first
 player's chance, and their double-precision cross-checks. The functions doing the work live in
-`compute.exact`, `compute.twoplayer` and `compute.floats`.
+`compute.solve.exact`, `compute.solve.twoplayer` and `compute.solve.floats`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import lcm
@@ -22,59 +22,18 @@ from math import lcm
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
-from compute import exact, floats, twoplayer
-from compute.boards import Board, doomed_squares, roll_squares
+from ..board.model import Board
+from ..board.reach import doomed_squares, roll_squares
+from . import exact, floats, twoplayer
+from .integer import IntegerChain
 
 
 @dataclass(frozen=True)
-class TurnChain:
-    """One player's absorbing chain: Q = M / scale among `states`, r = finish / scale."""
+class TurnChain(IntegerChain):
+    """A board's turn chain: its integers (`IntegerChain`, what the algorithms take) with the board they
+    came from, and every result derived from them, each computed once when first asked."""
 
     board: Board
-    states: tuple[int, ...]
-    scale: int
-    M: fmpz_mat
-    finish: tuple[int, ...]
-    index: dict[int, int] = field(repr=False)
-
-    @property
-    def size(self) -> int:
-        """Number of transient states d."""
-        return len(self.states)
-
-    @property
-    def start(self) -> int:
-        """Index of the starting square."""
-        return self.index[self.board.start]
-
-    @cached_property
-    def rows(self) -> tuple[tuple[tuple[int, int], ...], ...]:
-        """Sparse rows of M: for each state, the (column, integer weight) pairs."""
-        entries = [[int(x) for x in row] for row in self.M.tolist()]
-        return tuple(tuple((j, w) for j, w in enumerate(row) if w) for row in entries)
-
-    @cached_property
-    def Q_float(self) -> np.ndarray:
-        """Q in double precision (for cross-checks and charts)."""
-        return np.array([[int(x) for x in row] for row in self.M.tolist()], dtype=float) / self.scale
-
-    @cached_property
-    def r_float(self) -> np.ndarray:
-        """Probability of finishing in one turn from each state, in double precision."""
-        return np.array(self.finish, dtype=float) / self.scale
-
-    def Q_exact(self) -> fmpq_mat:
-        """Q as an exact rational matrix."""
-        return fmpq_mat(self.M) / self.scale
-
-    def step(self, vector: list[int]) -> list[int]:
-        """Integer row vector times M (one turn, before dividing by the scale)."""
-        out = [0] * self.size
-        for i, vi in enumerate(vector):
-            if vi:
-                for j, w in self.rows[i]:
-                    out[j] += vi * w
-        return out
 
     # --- derived quantities, each computed once ------------------------------------------------------
 
@@ -152,7 +111,8 @@ def turn_chain(board: Board) -> TurnChain:
     d = len(states)
     A, B, a_fin = roll_matrices(board, states, index)
     if board.roll_again_on is None:
-        return TurnChain(board, states, board.die, fmpz_mat(A), tuple(a_fin), index)
+        return TurnChain(states=states, scale=board.die, M=fmpz_mat(A), finish=tuple(a_fin), index=index,
+                         start=index[board.start], board=board)
     die = board.die
     I_minus_B = fmpq_mat(d, d, [fmpq(int(i == j)) - fmpq(B[i][j], die) for i in range(d) for j in range(d)])
     rhs = fmpq_mat(d, d + 1, [fmpq(x, die) for i in range(d) for x in A[i] + [a_fin[i]]])
@@ -162,4 +122,5 @@ def turn_chain(board: Board) -> TurnChain:
     ints = [int(x.p) * (scale // int(x.q)) for x in entries]
     M = fmpz_mat(d, d, [ints[i * (d + 1) + j] for i in range(d) for j in range(d)])
     finish = tuple(ints[i * (d + 1) + d] for i in range(d))
-    return TurnChain(board, states, scale, M, finish, index)
+    return TurnChain(states=states, scale=scale, M=M, finish=finish, index=index, start=index[board.start],
+                     board=board)

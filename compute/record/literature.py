@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,9 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from compute.criteria import SIMULATION_Z
-
-sys.set_int_max_str_digits(0)  # exact values are integers of any length, read from text
+from ..numbers import fraction_from_json
+from .criteria import SIMULATION_Z
 
 DOUBLE_AGREEMENT = Fraction(1, 10**12)
 """A figure computed in double precision agrees when its relative difference from ours is below this."""
@@ -127,7 +125,7 @@ def value_at(record: Mapping[str, Any], key: str) -> Any:
 
 def _exact(value: Any) -> Fraction:
     if isinstance(value, Mapping):
-        return Fraction(int(value["numerator"]), int(value["denominator"]))
+        return fraction_from_json(value)
     return Fraction(value)
 
 

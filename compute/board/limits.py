@@ -2,7 +2,7 @@
 the validation machinery."""
 
 MAX_SQUARES = 1000
-"""The largest board accepted (with the time estimate of `compute.cost`; benchmarks/ times the work there)."""
+"""The largest board accepted (with the time estimate of `compute.board.cost`; benchmarks/ times the work there)."""
 MAX_DIE = 20
 """The largest die accepted (the die-size experiment goes up to it)."""
 MAX_FILE_BYTES = 1_000_000

@@ -11,10 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from compute import __version__, code_hash
-from compute.boards import Board
-from compute.chain import turn_chain
-from compute.experiments import (
+from .. import __version__, code_hash
+from ..board.limits import MAX_DIE
+from ..board.model import Board
+from ..solve.chain import turn_chain
+from ..store.files import key_of, read_checked, store
+from ..store.sweep import PartStore, run_pieces
+from .variants import (
     MIN_JUMP_LENGTH,
     candidates,
     die_row,
@@ -24,9 +27,6 @@ from compute.experiments import (
     scan_json,
     start_sweep,
 )
-from compute.limits import MAX_DIE
-from compute.storage import key_of, read_checked, store
-from compute.sweep import PartStore, run_pieces
 
 SWEEP_FORMAT = 2
 """The version of a stored sweep's layout (its own, apart from the board record's SCHEMA_VERSION)."""

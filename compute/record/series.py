@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from compute.chain import TurnChain
-from compute.exact import Distribution, bound_terms
-from compute.numbers import stable
+from ..numbers import stable
+from ..solve.chain import TurnChain
+from ..solve.exact import Distribution, bound_terms
 
 CHART_MASS = 1 - 1e-6
 CHART_MAX_TURNS = 700

@@ -39,8 +39,8 @@ from fractions import Fraction
 import gmpy2
 from flint import ctx, fmpq_series, fmpz_mat, fmpz_poly, nmod_poly
 
-from compute.chain import TurnChain
-from compute.twoplayer import _crt_many, _primes_above_bits, _reduced_fraction, _run_parallel, krylov
+from .integer import IntegerChain
+from .modular import crt_many, krylov, primes_above_bits, reduced_fraction, run_parallel
 
 PARALLEL_PRIMES = 2000
 """Above this many primes the residues are shared with a second process."""
@@ -49,7 +49,7 @@ SPARE_PRIMES = 2
 """Primes beyond the bound whose residues must agree with the reconstruction."""
 
 PRIME_BITS = 62
-"""Every prime used is above 2^PRIME_BITS (the primes of `_primes_above_bits`)."""
+"""Every prime used is above 2^PRIME_BITS (the primes of `primes_above_bits`)."""
 
 OUTER_GROUP, INNER_GROUP = 128, 8
 """Primes per group in the two-level reduction of the big coefficients."""
@@ -173,7 +173,7 @@ def scaled_mod(coeffs: list[int], c: int, F: fmpz_poly) -> fmpz_poly:
     return part(0, len(coeffs)) % F
 
 
-def cube_bound_bits(chain: TurnChain, k: int) -> float:
+def cube_bound_bits(chain: IntegerChain, k: int) -> float:
     """An upper bound on log2 |E| = Σ_{a≤b≤m} log2 |c - μ_a μ_b μ_m| over the roots of F (with margin).
 
     Each factor is c·|1 - λλ'λ''| ≤ c·exp(|λλ'λ''|) with λ = μ/s eigenvalues of Q; the sum over multisets is
@@ -196,7 +196,7 @@ def cube_cofactor(F: fmpz_poly, c: int) -> int:
     return int(F.resultant(fmpz_poly(F_hat))) * int(F.resultant(fmpz_poly([c, 0, 0, -1])))
 
 
-def three_setup(chain: TurnChain) -> ThreeSetup:
+def three_setup(chain: IntegerChain) -> ThreeSetup:
     """Everything exact for the modular stage: F, G̃ mod F and the functional w (no primes yet)."""
     d, s = chain.size, chain.scale
     c = s**3
@@ -286,17 +286,17 @@ def denominator_and_numerator(setup: ThreeSetup, parallel: bool | None = None) -
     st, s, z = setup, setup.scale, setup.zeros
     # |X| ≤ |E| · s^(3z-2) because 0 ≤ P1 - head ≤ 1
     need = st.bound_bits + max(0, 3 * z - 2) * math.log2(s) * (1 + 1e-12) + 1
-    primes = _primes_above_bits(need + (SPARE_PRIMES + 1) * (PRIME_BITS + 2), modulus=3, residue=2)
+    primes = primes_above_bits(need + (SPARE_PRIMES + 1) * (PRIME_BITS + 2), modulus=3, residue=2)
     F = [int(x) for x in st.F.coeffs()]
     G_mod = [int(x) for x in st.G_mod.coeffs()]
     w = [int(x) for x in st.w.coeffs()]
     use_pool = (len(primes) > PARALLEL_PRIMES) if parallel is None else parallel
-    residues = _run_parallel(_residues, (F, G_mod, w, st.cube_cofactor), primes, use_pool)
+    residues = run_parallel(_residues, (F, G_mod, w, st.cube_cofactor), primes, use_pool)
     kept = [(r, p) for r, p in zip(residues, primes) if r is not None]
     main, spare = kept[:-SPARE_PRIMES], kept[-SPARE_PRIMES:]
     if len(main) * PRIME_BITS <= need or len(spare) < SPARE_PRIMES:
         raise ArithmeticError("too few usable primes for the Chinese remainder step")
-    (cube, num), modulus = _crt_many([[r[0] for r, _ in main], [r[1] for r, _ in main]], [p for _, p in main])
+    (cube, num), modulus = crt_many([[r[0] for r, _ in main], [r[1] for r, _ in main]], [p for _, p in main])
     cube, num = _symmetric(cube, modulus), _symmetric(num, modulus)
     for (r_cube, r_num), p in spare:
         if (cube - r_cube) % p or (num - r_num) % p:
@@ -317,10 +317,10 @@ def modular_stage(setup: ThreeSetup, parallel: bool | None = None) -> Fraction:
     bottom = gmpy2.mpz(cube) * s ** (3 * z) * head.denominator
     if bottom < 0:
         top, bottom = -top, -bottom
-    return _reduced_fraction(top, bottom)
+    return reduced_fraction(top, bottom)
 
 
-def first_of_three_wins(chain: TurnChain, parallel: bool | None = None) -> Fraction:
+def first_of_three_wins(chain: IntegerChain, parallel: bool | None = None) -> Fraction:
     """Exact probability that the first of three players (all on the start, moving in seat order) wins."""
     return modular_stage(three_setup(chain), parallel)
 
@@ -333,7 +333,7 @@ SECONDS_PER_PRIME = 140e-6
 """One prime's residues on the classic board (k = 76); they grow like k^1.2 (measured)."""
 
 
-def estimated_seconds(chain: TurnChain) -> float:
+def estimated_seconds(chain: IntegerChain) -> float:
     """The CPU time `first_of_three_wins` needs, from the sizes the method works with (k ≤ d, L ≤ d(d+1)/2).
 
     The setup handles series of about 2L terms whose coefficients have up to 2L·log2(s) bits, so it grows

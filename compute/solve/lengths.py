@@ -11,17 +11,14 @@ d² operations per term.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from flint import ctx, fmpz_poly, fmpz_series
 
-from compute.twoplayer import krylov, minimal_polynomial
-
-if TYPE_CHECKING:
-    from compute.chain import TurnChain
+from .integer import IntegerChain
+from .modular import krylov, minimal_polynomial
 
 
-def finish_numerators(chain: TurnChain, index: int, first: int = 0) -> Iterator[int]:
+def finish_numerators(chain: IntegerChain, index: int, first: int = 0) -> Iterator[int]:
     """γₗ = eᵢᵀ Mˡ f for l = 0, 1, 2, … without end (P(T = l + 1) from state `index` is γₗ / sˡ⁺¹), exactly.
 
     The series is expanded to `first` terms at once (at least 2d, the terms the minimal polynomial is found

@@ -7,22 +7,17 @@ rational arithmetic; floats appear only in the tail of the distribution kept for
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from itertools import islice
-from typing import TYPE_CHECKING
 
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 from scipy.sparse import csr_array
 
-from compute.rules import roll_landing
-
-if TYPE_CHECKING:  # the chain calls these functions for its cached properties
-    from compute.chain import TurnChain
+from .integer import IntegerChain
 
 EXACT_TURNS = 500
 """The distribution's terms are kept exact for at least this many turns (the bounds after 9, 100 and 500
@@ -41,11 +36,12 @@ below EXACT_TAIL, or below this once sᵏ would pass EXACT_BITS bits."""
 MAX_TERMS = 100_000
 
 
-def _fraction(x: fmpq) -> Fraction:
+def fraction(x: fmpq) -> Fraction:
+    """A python-flint rational as a `Fraction`."""
     return Fraction(int(x.p), int(x.q))
 
 
-def _solve(chain: TurnChain, rhs: list[list[int | Fraction]], transpose: bool = False) -> list[list[Fraction]]:
+def _solve(chain: IntegerChain, rhs: list[list[int | Fraction]], transpose: bool = False) -> list[list[Fraction]]:
     """Solve (sI - M) X = rhs (or its transpose) exactly; columns of X returned as lists."""
     d, s = chain.size, chain.scale
     A = fmpz_mat(d, d, [s * (i == j) - int(chain.M[i, j]) for i in range(d) for j in range(d)])
@@ -55,62 +51,28 @@ def _solve(chain: TurnChain, rhs: list[list[int | Fraction]], transpose: bool = 
     B = fmpq_mat(d, cols, [fmpq(Fraction(rhs[c][i]).numerator, Fraction(rhs[c][i]).denominator)
                            for i in range(d) for c in range(cols)])
     X = fmpq_mat(A).solve(B)
-    return [[_fraction(X[i, c]) for i in range(d)] for c in range(cols)]
+    return [[fraction(X[i, c]) for i in range(d)] for c in range(cols)]
 
 
-def expected_turns(chain: TurnChain) -> list[Fraction]:
+def expected_turns(chain: IntegerChain) -> list[Fraction]:
     """Expected number of turns to finish from each state: t = (I - Q)⁻¹·1."""
     return _solve(chain, [[chain.scale] * chain.size])[0]
 
 
-def expected_visits(chain: TurnChain) -> list[Fraction]:
+def expected_visits(chain: IntegerChain) -> list[Fraction]:
     """Expected number of turns started on each state in one game from the start (row of (I - Q)⁻¹)."""
     e = [0] * chain.size
     e[chain.start] = chain.scale
     return _solve(chain, [e], transpose=True)[0]
 
 
-def moments(chain: TurnChain, turns: list[Fraction] | None = None) -> tuple[Fraction, Fraction]:
+def moments(chain: IntegerChain, turns: list[Fraction] | None = None) -> tuple[Fraction, Fraction]:
     """Exact mean and variance of the game length from the start."""
     t = turns or expected_turns(chain)
     n_t = _solve(chain, [[x * chain.scale for x in t]])[0]
     mean = t[chain.start]
     second = 2 * n_t[chain.start] - mean
     return mean, second - mean * mean
-
-
-def roll_visits(chain: TurnChain) -> list[Fraction]:
-    """Expected number of rolls made from each state in one game (differs from turns with roll-again)."""
-    board = chain.board
-    if board.roll_again_on is None:
-        return expected_visits(chain)
-    d = chain.size
-    die = board.die
-    P = [[0] * d for _ in range(d)]
-    for i, square in enumerate(chain.states):
-        for roll in range(1, die + 1):
-            nxt = board.move(square, roll)
-            if nxt != board.squares:
-                P[i][chain.index[nxt]] += 1
-    A = fmpz_mat(d, d, [die * (i == j) - P[i][j] for i in range(d) for j in range(d)]).transpose()
-    e = fmpq_mat(d, 1, [die * (i == chain.start) for i in range(d)])
-    X = fmpq_mat(A).solve(e)
-    return [_fraction(X[i, 0]) for i in range(d)]
-
-
-def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
-    """Expected number of times each chute or ladder is taken in one game."""
-    board = chain.board
-    rolls = roll_visits(chain)
-    usage = {(a, b): Fraction(0) for a, b in board.jumps.items()}
-    for i, square in enumerate(chain.states):
-        if not rolls[i]:
-            continue
-        for roll in range(1, board.die + 1):
-            landing = roll_landing(board.squares, board.overshoot, square, roll)
-            if landing in board.jumps:
-                usage[(landing, board.jumps[landing])] += rolls[i] / board.die
-    return usage
 
 
 @dataclass(frozen=True)
@@ -223,7 +185,7 @@ class _Walk:
     """M counts as dense when more than one entry in DENSE is nonzero (measured: flint's dense product costs
     about 1/13 to 1/33 of the Python loop per entry)."""
 
-    def __init__(self, chain: TurnChain) -> None:
+    def __init__(self, chain: IntegerChain) -> None:
         d = chain.size
         self.chain = chain
         self.dense = self.DENSE * sum(len(row) for row in chain.rows) > d * d
@@ -247,7 +209,7 @@ class _Walk:
         return [int(v) for v in self.vector.entries()] if self.dense else list(self.vector)
 
 
-def distribution(chain: TurnChain, exact_tail: Fraction = EXACT_TAIL, float_tail: float = FLOAT_TAIL,
+def distribution(chain: IntegerChain, exact_tail: Fraction = EXACT_TAIL, float_tail: float = FLOAT_TAIL,
                  exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS, exact_turns: int = EXACT_TURNS,
                  decide: Fraction = DECIDED_QUANTILE) -> Distribution:
     """The game-length distribution from the start: P(T = k) = u·M^(k−1)·f / sᵏ by integer vector iteration,
@@ -335,48 +297,3 @@ def bounds(dist: Distribution, n: int) -> tuple[Fraction, Fraction]:
     scale, squares, rest = next(islice(bound_terms(dist), min(n, dist.terms) - 1, None))
     lower = Fraction(1, 2) + Fraction(squares, 2 * scale * scale)
     return lower, lower + Fraction(rest * rest, 2 * scale * scale)
-
-
-@dataclass(frozen=True)
-class ShortestGame:
-    """A fastest possible game: its number of turns and one sequence of rolls achieving it."""
-
-    turns: int
-    rolls: tuple[int, ...]
-    squares: tuple[int, ...]
-    path_probability: Fraction
-
-
-def shortest_game(chain: TurnChain) -> ShortestGame:
-    """Fewest turns to finish, with one shortest roll sequence (0-1 BFS over rolls)."""
-    board = chain.board
-    best: dict[int, tuple[int, int]] = {board.start: (0, 0)}
-    parent: dict[int, tuple[int, int]] = {}
-    queue: deque[int] = deque([board.start])
-    done: set[int] = set()
-    while queue:
-        square = queue.popleft()
-        if square in done:
-            continue
-        done.add(square)
-        turns, rolls = best[square]
-        for roll in range(1, board.die + 1):
-            nxt = board.move(square, roll)
-            extra = 0 if (roll == board.roll_again_on and nxt != board.squares) else 1
-            cand = (turns + extra, rolls + 1)
-            if nxt not in best or cand < best[nxt]:
-                best[nxt] = cand
-                parent[nxt] = (square, roll)
-                if nxt != board.squares:
-                    (queue.appendleft if extra == 0 else queue.append)(nxt)
-    path_rolls: list[int] = []
-    path_squares = [board.squares]
-    square = board.squares
-    while square != board.start:
-        square, roll = parent[square]
-        path_rolls.append(roll)
-        path_squares.append(square)
-    path_rolls.reverse()
-    path_squares.reverse()
-    return ShortestGame(best[board.squares][0], tuple(path_rolls), tuple(path_squares),
-                        Fraction(1, board.die ** len(path_rolls)))

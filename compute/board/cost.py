@@ -5,7 +5,7 @@ s the chain's common scale), each prime costing one polynomial inverse of degree
 distribution keeps K terms whose numerators grow by log2(s) bits a turn: 500 turns (fewer if the tail falls
 below 10⁻³⁰ or sᵏ passes 40,000 bits first), and at least until the 97.5th percentile, K set by how slowly
 games end (the spectral radius ρ of the turn matrix: the tail falls like ρᵏ); floats continue to a tail of
-10⁻³⁰ (compute.exact.distribution). With a roll-again rule s can be huge:
+10⁻³⁰ (compute.solve.exact.distribution). With a roll-again rule s can be huge:
 a turn may hold any number of rolls, and a chain of repeated rolls that cycles (bouncing at the end, say)
 contributes a factor dieᶜ − 1. All of this is known from the board in milliseconds, before any exact work.
 The constants were measured on the 2-core reference machine (see benchmarks/).
@@ -17,7 +17,8 @@ import math
 
 import numpy as np
 
-from compute.boards import Board, BoardError, roll_squares
+from .model import Board, BoardError
+from .reach import roll_squares
 
 BUDGET_SECONDS = 120.0
 """The most `chutes solve` may be expected to take; a board estimated above it is refused before any work."""
@@ -35,7 +36,7 @@ SECONDS_PER_ENTRY_TERM = 5e-9
 SECONDS_PER_TERM_BIT_SQUARED = 7e-14
 """...plus per entry, per term, per bit of the term's numerator times bits of the scale (the entries' size)."""
 DENSE = 16
-"""The exact walk counts the turn matrix as dense when more than one entry in DENSE is nonzero (compute.exact)."""
+"""The exact walk counts the turn matrix as dense when more than one entry in DENSE is nonzero (compute.solve.exact)."""
 SECONDS_PER_FLOAT_STEP = 5e-6
 SECONDS_PER_FLOAT_NONZERO = 1e-9
 """The float tail: per term, and per nonzero per term."""
@@ -90,7 +91,7 @@ def _turn_matrix_float(board: Board) -> np.ndarray:
 
 
 def estimated_seconds(board: Board) -> tuple[float, str]:
-    """Estimated time of `chutes solve` on this board (`compute.report.solve`, one process, the reference
+    """Estimated time of `chutes solve` on this board (`compute.record.results.solve`, one process, the reference
     machine) in seconds, and the stage that dominates it, as words ("the exact two-player sum (… primes at
     degree d)" or "the exact game-length distribution (about … terms)")."""
     Q = _turn_matrix_float(board)

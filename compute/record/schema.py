@@ -9,15 +9,12 @@ probabilities lie in [0, 1].
 from __future__ import annotations
 
 import builtins
-import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 import gmpy2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-
-sys.set_int_max_str_digits(0)  # exact values are integers of any length, read from text
 
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
@@ -87,7 +84,7 @@ class FirstPlayer(ExactProbability):
 
 
 class Certified(_Model):
-    """A value known to lie within error_bound of decimal (compute.players.Certified.json)."""
+    """A value known to lie within error_bound of decimal (compute.solve.races.Certified.json)."""
 
     decimal: str
     error_bound: str
@@ -95,7 +92,7 @@ class Certified(_Model):
 
 
 class BoardDefinition(_Model):
-    """The board as read from its file (compute.report.board_json)."""
+    """The board as read from its file (compute.record.results.board_json)."""
 
     slug: str
     title: str
@@ -112,17 +109,17 @@ class BoardDefinition(_Model):
 
 
 class Shortest(_Model):
-    """A fastest game (compute.exact.shortest_game)."""
+    """A fastest game (compute.solve.jumps.shortest_game)."""
 
     turns: int = Field(ge=1)
     rolls: list[int]
     squares: list[int]
-    probability: ExactProbability = Field(description="P(T = shortest), from compute.exact.distribution.")
+    probability: ExactProbability = Field(description="P(T = shortest), from compute.solve.exact.distribution.")
     path_probability: ExactProbability = Field(description="The chance of this very sequence of rolls.")
 
 
 class GameLength(_Model):
-    """The one-player game-length distribution's landmarks (compute.exact.Distribution)."""
+    """The one-player game-length distribution's landmarks (compute.solve.exact.Distribution)."""
 
     mode: int = Field(ge=1, description="Most likely length (Distribution.mode).")
     lower_quartile: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 1/4 (Distribution.quantile).")
@@ -136,7 +133,7 @@ class GameLength(_Model):
 
 
 class JumpUse(_Model):
-    """How often one chute or ladder is taken per game (compute.exact.jump_usage)."""
+    """How often one chute or ladder is taken per game (compute.solve.jumps.jump_usage)."""
 
     from_: int = Field(alias="from")
     to: int
@@ -145,39 +142,39 @@ class JumpUse(_Model):
 
 
 class Results(_Model):
-    """The exact one- and two-player results (compute.report.solve)."""
+    """The exact one- and two-player results (compute.record.results.solve)."""
 
     board: BoardDefinition
-    turn_states: int = Field(ge=1, description="Squares where a turn can start (compute.chain.TurnChain.size).")
-    expected_turns: Exact = Field(description="Expected turns of one player (compute.exact.moments).")
-    variance: Exact = Field(description="Variance of the game length (compute.exact.moments).")
-    standard_deviation: str = Field(description="Its square root, 60 digits (compute.report._sqrt_fraction).")
+    turn_states: int = Field(ge=1, description="Squares where a turn can start (compute.solve.chain.TurnChain.size).")
+    expected_turns: Exact = Field(description="Expected turns of one player (compute.solve.exact.moments).")
+    variance: Exact = Field(description="Variance of the game length (compute.solve.exact.moments).")
+    standard_deviation: str = Field(description="Its square root, 60 digits (compute.record.results._sqrt_fraction).")
     first_player_wins: FirstPlayer = Field(description="Exact chance the first of two wins "
-                                                       "(compute.twoplayer.first_player_wins).")
+                                                       "(compute.solve.twoplayer.first_player_wins).")
     game_length: GameLength
     bounds: dict[str, tuple[Probability, Probability]] = Field(description="Lower and upper bounds on the first "
-                                                                           "player's chance (compute.exact.bounds).")
+                                                                           "player's chance (solve.exact.bounds).")
     expected_turns_from: dict[str, Exact] = Field(description="Expected turns left from each square "
-                                                              "(compute.exact.expected_turns).")
+                                                              "(solve.exact.expected_turns).")
     expected_visits: dict[str, Exact] = Field(description="Expected turns begun on each square "
-                                                          "(compute.exact.expected_visits).")
+                                                          "(compute.solve.exact.expected_visits).")
     jump_usage: list[JumpUse]
 
 
 class CheckRow(_Model):
-    """One headline number three ways (compute.checks._row)."""
+    """One headline number three ways (compute.record.checks._row)."""
 
     exact: str = Field(description="The exact value, 20 digits.")
-    float: builtins.float = Field(description="The same by double-precision linear algebra (compute.floats).")
+    float: builtins.float = Field(description="The same by double-precision linear algebra (compute.solve.floats).")
     float_error: builtins.float = Field(ge=0, description="|float − exact|.")
-    simulated: builtins.float = Field(description="The simulated value (compute.simulate).")
+    simulated: builtins.float = Field(description="The simulated value (compute.solve.simulate).")
     standard_error: builtins.float = Field(gt=0, description="The standard error, from the exact distribution.")
     standard_errors_apart: builtins.float = Field(ge=0, description="|simulated − exact| in standard errors.")
-    agrees: bool = Field(description="Whether that is within the criterion (compute.criteria.SIMULATION_Z).")
+    agrees: bool = Field(description="Whether that is within the criterion (compute.record.criteria.SIMULATION_Z).")
 
 
 class Checks(_Model):
-    """Exact vs double precision vs simulation (compute.checks.three_ways)."""
+    """Exact vs double precision vs simulation (compute.record.checks.three_ways)."""
 
     games: int = Field(ge=1)
     seed: int
@@ -194,7 +191,7 @@ class Checks(_Model):
 
 
 class LengthSeries(_Model):
-    """The length chart's series (compute.series.length_series)."""
+    """The length chart's series (compute.record.series.length_series)."""
 
     turns: list[int]
     probability: list[Probability]
@@ -206,7 +203,7 @@ class LengthSeries(_Model):
 
 
 class BoundSeries(_Model):
-    """The bounds chart's series (compute.series.bound_series)."""
+    """The bounds chart's series (compute.record.series.bound_series)."""
 
     turns: list[int]
     lower: list[Probability]
@@ -215,7 +212,7 @@ class BoundSeries(_Model):
 
 
 class DiagonalSeries(_Model):
-    """The diagonal squares (compute.series.diagonal_series)."""
+    """The diagonal squares (compute.record.series.diagonal_series)."""
 
     turns: list[int]
     corner: list[Probability]
@@ -223,7 +220,7 @@ class DiagonalSeries(_Model):
 
 
 class SquareSeries(_Model):
-    """Per-square values for the heat maps (compute.series.square_series)."""
+    """Per-square values for the heat maps (compute.record.series.square_series)."""
 
     square: list[int]
     turns_left: list[float | None]
@@ -231,7 +228,7 @@ class SquareSeries(_Model):
 
 
 class PositionSeries(_Model):
-    """Where the token is after each turn (compute.positions.position_series)."""
+    """Where the token is after each turn (compute.record.positions.position_series)."""
 
     turns: list[int]
     feet: list[int] = Field(description="The jumps' feet: for them, on_square holds the landings during the turn.")
@@ -240,7 +237,7 @@ class PositionSeries(_Model):
 
 
 class Series(_Model):
-    """Every chart's numbers as floats (compute.series)."""
+    """Every chart's numbers as floats (compute.record.series)."""
 
     length: LengthSeries
     bounds: BoundSeries
@@ -250,7 +247,7 @@ class Series(_Model):
 
 
 class Seat(_Model):
-    """One seat's chance: exact for two players, certified for more (compute.players.players_record)."""
+    """One seat's chance: exact for two players, certified for more (compute.solve.races.players_record)."""
 
     seat: int = Field(ge=1)
     square: int = Field(ge=0)
@@ -271,14 +268,14 @@ class Seat(_Model):
 
 
 class StateMap(_Model):
-    """The two-player state map (compute.floats.pair_matrix_float)."""
+    """The two-player state map (compute.solve.floats.pair_matrix_float)."""
 
     squares: list[int]
     mover_wins: list[list[Probability]]
 
 
 class Calculator(_Model):
-    """The turn chain in floats for the page's calculator (compute.players.players_record)."""
+    """The turn chain in floats for the page's calculator (compute.solve.races.players_record)."""
 
     squares: list[int]
     start: int
@@ -293,14 +290,14 @@ class Skipped(_Model):
 
 
 class Players(_Model):
-    """Several players (compute.players.players_record)."""
+    """Several players (compute.solve.races.players_record)."""
 
     first_of_three: FirstPlayer | Skipped = Field(description="The exact chance that the first of three players "
-                                                              "wins (compute.threeplayer.first_of_three_wins), or "
+                                                              "wins (solve.threeplayer.first_of_three_wins), or "
                                                               "why it is left out (beyond THREE_PLAYER_BUDGET).")
     rounds: dict[str, dict[Literal["median", "ninety"], int]] = Field(
         description="For 1 to 4 players starting together: the median number of rounds until someone wins, and "
-                    "the number within which 9 games in 10 are over (compute.players.rounds_quantile).")
+                    "the number within which 9 games in 10 are over (compute.solve.races.rounds_quantile).")
     seats: dict[str, list[Seat]]
     seats_vs_fair_share: dict[str, list[float]]
     expected_rounds: dict[str, dict[str, Any]]
@@ -309,17 +306,17 @@ class Players(_Model):
 
 
 class BoardRecord(_Model):
-    """Everything the site shows about one board (compute.assemble.board_record)."""
+    """Everything the site shows about one board (compute.record.build.board_record)."""
 
     schema_: int = Field(alias="schema", description="The result schema's version (SCHEMA_VERSION).")
     version: str = Field(description="The package version that computed it.")
-    key: str = Field(description="Hash of everything the results depend on (compute.assemble.cache_key).")
+    key: str = Field(description="Hash of everything the results depend on (compute.record.build.cache_key).")
     slug: str
     results: Results
     series: Series
     checks: Checks
     players: Players
-    experiments: _Open = Field(description="Die size, starting square, added jumps (compute.whatif), or why not.")
+    experiments: _Open = Field(description="Die size, starting square, added jumps (experiments.sweeps), or why not.")
     checksum: str
 
 

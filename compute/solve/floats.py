@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from scipy.linalg import solve_discrete_lyapunov
 
-if TYPE_CHECKING:  # the chain calls these functions for its cached properties
-    from compute.chain import TurnChain
+from .integer import IntegerChain
 
 
-
-def expected_turns_float(chain: TurnChain) -> np.ndarray:
+def expected_turns_float(chain: IntegerChain) -> np.ndarray:
     """t = (I - Q)⁻¹·1 by LU in double precision."""
     Q = chain.Q_float
     return np.linalg.solve(np.eye(chain.size) - Q, np.ones(chain.size))
 
 
-def pair_matrix_float(chain: TurnChain) -> np.ndarray:
+def pair_matrix_float(chain: IntegerChain) -> np.ndarray:
     """W[i, j] = P(player to move on i beats the one on j): the Stein equation W = Q W Qᵀ + r 1ᵀ."""
     Q, r = chain.Q_float, chain.r_float
     return solve_discrete_lyapunov(Q, np.outer(r, np.ones(chain.size)))
-
-
-def first_player_float(chain: TurnChain) -> float:
-    """The first player's chance from the Stein equation."""
-    return float(pair_matrix_float(chain)[chain.start, chain.start])

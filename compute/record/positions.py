@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from compute.chain import TurnChain, roll_matrices
-from compute.rules import roll_landing
+from ..board.rules import roll_landing
+from ..solve.chain import TurnChain, roll_matrices
 
 SHOWN_MASS = 0.99
 """The animation runs until this share of games is over (or MAX_TURNS, or MAX_VALUES)."""

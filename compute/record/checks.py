@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from compute.chain import TurnChain
-from compute.criteria import SIMULATION_Z
-from compute.numbers import decimal_string, stable
-from compute.simulate import Estimate, first_player_share, mean_turns
+from ..numbers import decimal_string, stable
+from ..solve.chain import TurnChain
+from ..solve.simulate import Estimate, first_player_share, mean_turns
+from .criteria import SIMULATION_Z
 
 
 def _row(exact: Fraction, floating: float, estimate: Estimate, spread: float) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
-from compute.storage import write_atomic
+from .files import write_atomic
 
 
 class SweepError(RuntimeError):
@@ -156,7 +156,7 @@ def _run_dask(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], todo: l
         from dask.distributed import Client
         from dask.distributed import as_completed as dask_completed
     except ImportError:
-        raise SweepError("--scheduler needs dask.distributed: pip install 'chutes[dask]'") from None
+        raise SweepError("--scheduler needs dask.distributed: pip install 'chutes-exact[dask]'") from None
     try:
         client = Client(scheduler, timeout="10s")
     except (OSError, TimeoutError, ValueError, TypeError) as exc:

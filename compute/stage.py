@@ -1,10 +1,10 @@
-"""The results cache: one record file per board, named by a hash of what its results depend on.
+"""The compute stage: every board of a project brought up to date in the results cache, in parallel, one run at a time.
 
-A file's name carries the key (`assemble.cache_key`: the board, the result schema, the package version,
-the simulation settings, the compute stage's code), so an edited board, or edited code, never matches an
-old file. A file is used only if it is
-whole, unaltered and plausible (`storage.read_checked`, `record.check_record`); otherwise it is reported
-and recomputed. One run at a time per cache folder.
+A record file's name carries its key (`record.build.cache_key`: the board, the result schema, the package
+version, the simulation settings, the compute stage's code), so an edited board, or edited code, never
+matches an old file. A file is used only if it is whole, unaltered and plausible (`cached_record`);
+otherwise it is reported and recomputed. The boards due are computed longest first, in worker processes
+when there are several; one run at a time per cache folder (a file lock).
 """
 
 from __future__ import annotations
@@ -17,63 +17,12 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from compute.assemble import board_record, cache_key, record_seconds
-from compute.boards import Board, BoardError, load_board, scan_board_files
-from compute.record import check_record
-from compute.storage import read_checked, store
-from compute.sweep import PartStore, run_pieces, start_workers_early
-
-
-@dataclass
-class ResultCache:
-    """The cache folder: `<slug>-<key prefix>.json` per board."""
-
-    directory: Path
-
-    def path(self, slug: str, key: str) -> Path:
-        """Where the results for this slug and key live."""
-        return self.directory / f"{slug}-{key[:16]}.json"
-
-    def load(self, board: Board) -> tuple[dict[str, Any] | None, str | None]:
-        """The cached record and None, or None and why it cannot be used (None, None: not cached yet)."""
-        key = cache_key(board)
-        path = self.path(board.slug, key)
-        record, problem = read_checked(path, key)
-        if record is not None:
-            problem = check_record(record)
-            if problem:
-                return None, f"{path}: {problem}"
-        return record, problem
-
-    def store(self, record: dict[str, Any]) -> Path:
-        """Write a record atomically (with its checksum) and remove older files for the same board."""
-        path = self.path(record["slug"], record["key"])
-        store(path, record)
-        for old in self.records():
-            if old != path and self.slug_of(old) == record["slug"]:
-                old.unlink(missing_ok=True)
-        return path
-
-    def records(self) -> list[Path]:
-        """The board record files in the folder (temporary files and experiments left out)."""
-        if not self.directory.is_dir():
-            return []
-        return sorted(p for p in self.directory.iterdir() if p.suffix == ".json" and not p.name.startswith(".")
-                      and p.is_file() and self.slug_of(p))
-
-    @staticmethod
-    def slug_of(path: Path) -> str:
-        """The slug a record file belongs to ('' if the name is not `<slug>-<16 hex digits>.json`)."""
-        slug, _, key = path.stem.rpartition("-")
-        return slug if len(key) == 16 and all(c in "0123456789abcdef" for c in key) else ""
-
-    def prune(self, keep: Iterable[str]) -> list[Path]:
-        """Remove the record files of boards not in `keep` (boards deleted from the project); the files removed."""
-        wanted = set(keep)
-        gone = [p for p in self.records() if self.slug_of(p) not in wanted]
-        for path in gone:
-            path.unlink(missing_ok=True)
-        return gone
+from .board.file import load_board, scan_board_files
+from .board.model import Board, BoardError
+from .record.build import board_record, cache_key, record_seconds
+from .record.schema import check_record
+from .store.results import ResultCache
+from .store.sweep import PartStore, run_pieces, start_workers_early
 
 
 @dataclass(frozen=True)
@@ -95,15 +44,28 @@ OnDone = Callable[[Outcome], None]
 """Called with each board's `Outcome` as soon as it is known (up to date, or computed and stored)."""
 
 
+def cached_record(cache: ResultCache, board: Board) -> tuple[dict[str, Any] | None, str | None]:
+    """The board's cached record and None, or None and why it cannot be used (None, None: not cached yet).
+
+    A record is used only if its file is whole and unaltered and it is plausible (`schema.check_record`)."""
+    path = cache.path(board.slug, cache_key(board))
+    record, problem = cache.load(board.slug, cache_key(board))
+    if record is not None:
+        problem = check_record(record)
+        if problem:
+            return None, f"{path}: {problem}"
+    return record, problem
+
+
 def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
     """Every board of the folder (or just `only`), all validated and their cost checked before any heavy work.
 
     Every file is checked before the first problem is reported: if any is bad, one BoardError lists them
     all, one line per file naming it (in file-name order): a file name that is not a slug (any file of the
     folder), a file that cannot be read, parsed or breaks a rule, a board over the time budget
-    (`compute.cost.check_cost`); then a line for each name of `only` with no board file.
+    (`compute.board.cost.check_cost`); then a line for each name of `only` with no board file.
     """
-    from compute.cost import check_cost
+    from .board.cost import check_cost
 
     if not boards_dir.is_dir():
         raise BoardError(f"{boards_dir}: no such folder of board files")
@@ -159,7 +121,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
         log(f"waiting for another run to finish with {cache.directory}")
         lock.acquire()
     except OSError:
-        if not force and all(cache.load(b)[0] is not None for b in boards):
+        if not force and all(cached_record(cache, b)[0] is not None for b in boards):
             outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0) for b in boards]
             for outcome in outcomes if on_done else ():
                 on_done(outcome)
@@ -186,7 +148,7 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
     todo: list[Board] = []
     for board in boards:
         started = time.perf_counter()
-        record, problem = (None, None) if force else cache.load(board)
+        record, problem = (None, None) if force else cached_record(cache, board)
         if problem:
             log(f"warning: {problem}; recomputing")
         if record is None:

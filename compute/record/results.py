@@ -12,11 +12,11 @@ from typing import Any
 
 from gmpy2 import mpz
 
-from compute.boards import Board
-from compute.chain import turn_chain
-from compute.exact import bounds as exact_bounds
-from compute.exact import jump_usage, shortest_game
-from compute.numbers import DECIMAL_DIGITS, decimal_string, exact_json
+from ..board.model import Board
+from ..numbers import DECIMAL_DIGITS, decimal_string, exact_json
+from ..solve.chain import turn_chain
+from ..solve.exact import bounds as exact_bounds
+from ..solve.jumps import jump_usage, shortest_game
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")

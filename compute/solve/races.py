@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal, localcontext
 from fractions import Fraction
@@ -24,10 +24,10 @@ import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
 from scipy.sparse import csr_array
 
-from compute.chain import TurnChain
-from compute.lengths import finish_numerators
-from compute.numbers import exact_json
-from compute.twoplayer import pair_wins
+from ..numbers import exact_json
+from .chain import TurnChain
+from .lengths import finish_numerators
+from .twoplayer import pair_wins
 
 DIGITS = 35
 MAX_PLAYERS = 8
@@ -97,15 +97,9 @@ def race(chain: TurnChain, squares: list[int] | tuple[int, ...], digits: int = D
         return _race(chain, tuple(squares), digits)
 
 
-@contextmanager
-def _precision(digits: int) -> Iterator[None]:
+def _precision(digits: int) -> AbstractContextManager[None]:
     """Arb's working precision for `digits` certified digits (20 guard digits), restored afterwards."""
-    old = ctx.prec
-    ctx.prec = int(3.33 * (digits + 20))
-    try:
-        yield
-    finally:
-        ctx.prec = old
+    return ctx.workprec(int(3.33 * (digits + 20)))
 
 
 def races_together(chain: TurnChain, square: int, counts: list[int], digits: int = DIGITS) -> dict[int, Race]:

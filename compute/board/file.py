@@ -1,0 +1,203 @@
+"""Board files: TOML read strictly, checked against the file's schema, and made into a `Board`.
+
+Every problem becomes a `BoardError` whose message is one line naming the file, the key or entry, and what
+is wrong; a folder of boards is checked whole (`chutes.compute.stage.load_all`), one line per bad file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import stat
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .limits import MAX_DIE, MAX_FILE_BYTES, MAX_SQUARES
+from .model import Board, rules_message
+from .problems import BoardError
+
+SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
+"""A board's name (its file name without .toml, at most 80 characters): it becomes a page's address and
+part of a cache file's name."""
+
+
+_Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+class _BoardFile(BaseModel):
+    """The shape of a board file, checked strictly (no silent conversions)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    title: str | None = Field(default=None, min_length=1)
+    squares: int = Field(ge=2, le=MAX_SQUARES)
+    die: int = Field(ge=1, le=MAX_DIE)
+    overshoot: Literal["stay", "bounce", "pass"] = "stay"
+    roll_again_on: int | None = None
+    start: int = Field(default=0, ge=0)
+    ladders: list[_Pair] = []
+    chutes: list[_Pair] | None = None
+    snakes: list[_Pair] | None = None
+    source: str = ""
+    listed: bool = True
+
+
+KNOWN_KEYS = tuple(_BoardFile.model_fields)
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += ("." if text else "") + str(part)
+    return text or "(top level)"
+
+
+def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
+    """One readable sentence for the first schema error."""
+    kind = error["type"]
+    loc = tuple(error["loc"])
+    if kind != "extra_forbidden":  # pydantic adds the union member tried, e.g. "list[int]", to the location
+        loc = tuple(p for p in loc if not (isinstance(p, str) and "[" in p))
+    key = _loc(loc)
+    if kind == "extra_forbidden":
+        name = str(loc[0]) if loc else "?"
+        guess = difflib.get_close_matches(name, KNOWN_KEYS, n=1, cutoff=0.6)
+        hint = f" (did you mean '{guess[0]}'?)" if guess else f" (known keys: {', '.join(KNOWN_KEYS)})"
+        return f"unknown key '{name}'{hint}"
+    if kind == "missing":
+        return f"{key}: missing (every board needs it)"
+    value = error.get("input")
+    shown = repr(value) if not isinstance(value, (list, dict)) or len(repr(value)) < 60 else type(value).__name__
+    if kind in ("int_type", "string_type", "list_type", "tuple_type", "bool_type"):
+        wanted = {"int_type": "a whole number", "string_type": "a string", "list_type": "a list",
+                  "tuple_type": "a pair [from, to]", "bool_type": "true or false"}[kind]
+        return f"{key}: expected {wanted}, got {shown}"
+    if kind in ("too_short", "too_long") and loc and loc[0] in ("ladders", "chutes", "snakes"):
+        return f"{key}: each jump is a pair [from, to], got {shown}"
+    if kind == "literal_error":
+        return f"{key}: must be one of \"stay\", \"bounce\", \"pass\", got {shown}"
+    return f"{key}: {error['msg'].lower()}, got {shown}"
+
+
+def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Board:
+    """Validate a parsed board description; `name` prefixes every error message, which lists every problem.
+
+    A missing title defaults to the slug (the file name), a missing source to none."""
+    if not isinstance(data, Mapping):
+        raise BoardError(f"{name}: a board is a table of keys, got {type(data).__name__}")
+    try:
+        parsed = _BoardFile.model_validate(dict(data))
+    except ValidationError as exc:
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        raise BoardError(f"{name}: " + "; ".join(_pydantic_problem(e, data) for e in errors)) from None
+    if parsed.chutes is not None and parsed.snakes is not None:
+        raise BoardError(f"{name}: snakes: give chutes or snakes (two names for the same thing), not both")
+    chute_word = "snakes" if parsed.snakes is not None else "chutes"
+    chutes = parsed.snakes if parsed.snakes is not None else (parsed.chutes or [])
+    try:
+        return Board(title=parsed.title or slug or Path(name).stem, squares=parsed.squares, die=parsed.die,
+                     overshoot=parsed.overshoot, ladders=tuple(tuple(j) for j in parsed.ladders),
+                     chutes=tuple(tuple(j) for j in chutes), roll_again_on=parsed.roll_again_on,
+                     start=parsed.start, source=parsed.source, slug=slug, chute_word=chute_word,
+                     listed=parsed.listed)
+    except ValidationError as exc:
+        raise BoardError(f"{name}: {rules_message(exc)}") from None
+
+
+def parse_board(text: bytes, name: str, slug: str = "") -> Board:
+    """Parse the bytes of a board file (UTF-8, a byte-order mark allowed); `name` is used in error messages."""
+    if len(text) > MAX_FILE_BYTES:
+        raise BoardError(f"{name}: the file has more than {MAX_FILE_BYTES:,} bytes; a board file is smaller")
+    try:
+        decoded = text.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BoardError(f"{name}: not a text file (invalid UTF-8 at byte {exc.start})") from None
+    if "\x00" in decoded:
+        raise BoardError(f"{name}: not a text file (contains NUL bytes)")
+    try:
+        data = tomllib.loads(decoded)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        if "(at line" in message:
+            what, _, where = message.rpartition(" (at ")
+            raise BoardError(f"{name}: {where.rstrip(')')}: invalid TOML: {what}") from None
+        raise BoardError(f"{name}: invalid TOML: {message}") from None
+    except RecursionError:
+        raise BoardError(f"{name}: invalid TOML: arrays or tables nested too deeply") from None
+    try:
+        return board_from_mapping(data, name, slug)
+    except RecursionError:
+        raise BoardError(f"{name}: values nested too deeply to be a board") from None
+
+
+def read_board_bytes(path: Path, name: str) -> bytes:
+    """The bytes of a regular file, at most MAX_FILE_BYTES + 1 of them (a FIFO or a device is never read)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise BoardError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise BoardError(f"{name}: cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(mode):
+        raise BoardError(f"{name}: is a folder, not a board file")
+    if not stat.S_ISREG(mode):
+        raise BoardError(f"{name}: not a regular file (a board file is plain text)")
+    try:
+        with path.open("rb") as fh:
+            return fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise BoardError(f"{name}: cannot be read ({exc.strerror})") from None
+
+
+def load_board(path: str | os.PathLike[str]) -> Board:
+    """Read and validate one board file; its slug is the file name without `.toml`."""
+    p = Path(path)
+    return parse_board(read_board_bytes(p, str(path)), str(path), slug=p.stem)
+
+
+def board_files(directory: Path) -> dict[str, Path]:
+    """The board files of a folder by slug, in name order; file names that are not plain slugs are refused,
+    all of them in one BoardError (a line each)."""
+    found, problems = scan_board_files(directory)
+    if problems:
+        raise BoardError("\n".join(problems.values()))
+    return found
+
+
+def scan_board_files(directory: Path) -> tuple[dict[str, Path], dict[Path, str]]:
+    """The board files of a folder by slug, in name order, and the problem (one line) of each file whose
+    name is not a plain slug."""
+    found: dict[str, Path] = {}
+    problems: dict[Path, str] = {}
+    for path in sorted(directory.glob("*.toml")):
+        if SLUG.fullmatch(path.stem):
+            found[path.stem] = path
+        else:
+            shown = path if path.name.isprintable() else f"{path.parent}/{path.name!r}"  # one line, always
+            problems[path] = (f"{shown}: the file name must be letters, digits, '-' and '_', at most 80 of them "
+                              f"(it becomes the page's address), got {path.stem[:90]!r}")
+    return found, problems
+
+
+def resolve_board(spec: str, folders: list[Path]) -> Board:
+    """A board from a file path, else by name from the first of `folders` that has it."""
+    path = Path(spec)
+    if path.suffix == ".toml" or os.sep in spec or path.exists():
+        return load_board(path)
+    known: dict[str, Path] = {}
+    for folder in reversed(folders):
+        if folder.is_dir():
+            known.update({p.stem: p for p in sorted(folder.glob("*.toml")) if SLUG.fullmatch(p.stem)})
+    if spec in known:
+        return load_board(known[spec])
+    guess = difflib.get_close_matches(spec, list(known), n=1, cutoff=0.5)
+    hint = f" (did you mean '{guess[0]}'?)" if guess else f" (boards: {', '.join(sorted(known))})"
+    raise BoardError(f"{spec}: no such board file or board{hint}")

@@ -1,0 +1,100 @@
+"""The rules a board must keep, each broken one named in a phrase that points at the file's key."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .reach import doomed_squares, reachable_squares, trapped_squares
+
+if TYPE_CHECKING:  # the model checks itself with these rules
+    from .model import Board
+
+
+class BoardError(ValueError):
+    """A board file that cannot be used; the message is a single line meant for people, or, when a folder
+    of boards is checked at once, one such line per bad file (`problems`)."""
+
+    @property
+    def problems(self) -> list[str]:
+        """The message's lines: one per bad file, each naming its file."""
+        return str(self).splitlines()
+
+
+
+
+
+def check_board(board: Board, name: str) -> None:
+    """Raise `BoardError` listing every rule an unchecked board breaks."""
+    problems = board_problems(board)
+    if problems:
+        raise BoardError(f"{name}: " + "; ".join(problems))
+
+
+def board_problems(board: Board) -> list[str]:
+    """Every rule the board breaks, one phrase each, jumps named as in its file (the game-can-end check
+    only once the jumps are valid). The rules are stated on the method page."""
+    last = board.squares
+    chutes_key = board.chute_word
+    ladders, chutes = list(board.ladders), list(board.chutes)
+    problems: list[str] = []
+    if board.roll_again_on is not None and not 1 <= board.roll_again_on <= board.die:
+        problems.append(f"roll_again_on: must be a face of the die (1 to {board.die}), got {board.roll_again_on}")
+    if board.overshoot == "bounce" and board.die > last:
+        problems.append(f"die: with overshoot = \"bounce\" the die may have at most {last} faces "
+                        f"(one per square), got {board.die}")
+    if board.roll_again_on is not None and board.die == 1:
+        problems.append("roll_again_on: a 1-faced die would roll again forever")
+    starts: dict[int, str] = {}
+    entries = [("ladders", i, j) for i, j in enumerate(ladders)] + \
+              [(chutes_key, i, j) for i, j in enumerate(chutes)]
+    for key, i, (a, b) in entries:
+        where = f"{key}[{i}] = [{a}, {b}]"
+        if not 1 <= a < last:
+            problems.append(f"{where}: a jump must start on a square from 1 to {last - 1}")
+        elif not 0 <= b <= last:
+            problems.append(f"{where}: a jump must end on a square from 0 to {last}")
+        elif a == b:
+            problems.append(f"{where}: a jump must go somewhere (from and to are equal)")
+        elif key == "ladders" and b < a:
+            problems.append(f"{where}: a ladder goes up; this one goes down (list it under {chutes_key})")
+        elif key != "ladders" and b > a:
+            problems.append(f"{where}: a {key[:-1]} goes down; this one goes up (list it under ladders)")
+        elif a in starts:
+            problems.append(f"{where}: square {a} already starts {starts[a]}")
+        else:
+            starts[a] = where
+    for key, i, (a, b) in entries:
+        if b in starts and starts.get(a) == f"{key}[{i}] = [{a}, {b}]":
+            problems.append(f"{key}[{i}] = [{a}, {b}]: ends on square {b}, where {starts[b]} starts "
+                            f"(jumps may not chain)")
+    if board.start >= last:
+        problems.append(f"start: must be below the last square {last}, got {board.start}")
+    elif board.start in starts:
+        problems.append(f"start: square {board.start} is where {starts[board.start]} starts; "
+                        f"start at its other end instead")
+    if problems:
+        return problems
+    doomed = doomed_squares(board)
+    if board.start in doomed:
+        reach = reachable_squares(board)
+        trapped = sorted(s for s in trapped_squares(board) if s in reach)
+        problems.append(f"the game can fail to end: from the start a player can reach "
+                        f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
+                        f"from which square {last} can never be reached")
+    return problems
+
+
+def _ranges(squares: list[int]) -> str:
+    """Compact text for a sorted list of squares: '3-7, 9'."""
+    parts: list[str] = []
+    run: list[int] = []
+    for s in sorted(squares):
+        if run and s == run[-1] + 1:
+            run.append(s)
+            continue
+        if run:
+            parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+        run = [s]
+    if run:
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    return ", ".join(parts)

@@ -1,0 +1,160 @@
+"""Modular arithmetic shared by the exact multi-player methods: integer Krylov sequences, minimal
+polynomials by Berlekamp–Massey modulo primes, word-size prime lists, Chinese remainders, and the
+residues computed in a second process when there are many."""
+
+from __future__ import annotations
+
+import functools
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+
+import gmpy2
+from flint import fmpz_mat, fmpz_mod_poly_ctx, fmpz_poly
+
+from .integer import IntegerChain
+
+PARALLEL_PRIMES = 3000
+"""Above this many primes the residues are shared with a second process (when `parallel` is None)."""
+
+
+SLACK_BITS = 64
+"""Bits added to every bound on the size of the result (floating-point rounding of the bound itself)."""
+
+
+SPARE_PRIMES = 2
+"""Primes beyond the bound whose residues must agree with the reconstructed result."""
+
+
+MINPOLY_PRIME_BITS = 512
+"""Size of the primes for the minimal polynomial (finding much larger primes costs more than it saves)."""
+
+
+def krylov(chain: IntegerChain, square_index: int, right: list[int], terms: int) -> list[int]:
+    """α_l = e_iᵀ Mˡ right for l < terms (exact integers): the column Mˡ·right, one product per term in flint."""
+    column = fmpz_mat(chain.size, 1, right)
+    out = []
+    for _ in range(terms):
+        out.append(int(column[square_index, 0]))
+        column = chain.M * column
+    return out
+
+
+def primes_above_bits(bits: float, modulus: int = 1, residue: int = 0) -> list[int]:
+    """Consecutive primes just above 2^62 (those ≡ residue mod `modulus`) whose product exceeds 2^bits."""
+    primes: list[int] = []
+    total = 0.0
+    for p in _primes_above_62(modulus, residue % modulus):
+        if total > bits:
+            break
+        primes.append(p)
+        total += math.log2(p)
+    return primes
+
+
+@functools.cache
+def _prime_list(modulus: int, residue: int) -> list[int]:
+    """The primes above 2^62 ≡ residue (mod modulus) found so far in this process (grown by `_primes_above_62`)."""
+    return []
+
+
+def _primes_above_62(modulus: int, residue: int) -> Iterator[int]:
+    """The primes above 2^62 in the class, in order: those found before first, then new ones (kept)."""
+    found = _prime_list(modulus, residue)
+    yield from list(found)
+    p = gmpy2.mpz(found[-1] if found else 1 << 62)
+    while True:
+        p = gmpy2.next_prime(p)
+        if p % modulus == residue:
+            found.append(int(p))
+            yield int(p)
+
+
+def next_primes(after: int, count: int) -> list[int]:
+    """The `count` primes following `after`."""
+    out, p = [], gmpy2.mpz(after)
+    for _ in range(count):
+        p = gmpy2.next_prime(p)
+        out.append(int(p))
+    return out
+
+
+def crt(residues: list[int], primes: list[int]) -> int:
+    """The least non-negative integer with the given residues (product-tree CRT)."""
+    return crt_many([residues], primes)[0][0]
+
+
+def crt_many(residue_lists: list[list[int]], primes: list[int]) -> tuple[list[int], int]:
+    """Least non-negative integers with the given residues, sharing one product tree; and the product."""
+    items = [([gmpy2.mpz(rs[i]) for rs in residue_lists], gmpy2.mpz(p)) for i, p in enumerate(primes)]
+    while len(items) > 1:
+        merged = []
+        for (r1, m1), (r2, m2) in zip(items[0::2], items[1::2]):
+            inverse = gmpy2.invert(m1, m2)
+            merged.append(([a + m1 * (((b - a) * inverse) % m2) for a, b in zip(r1, r2)], m1 * m2))
+        if len(items) % 2:
+            merged.append(items[-1])
+        items = merged
+    values, product = items[0]
+    return [int(v) for v in values], int(product)
+
+
+def reduced_fraction(numerator: int, denominator: int) -> Fraction:
+    """numerator/denominator in lowest terms, with GMP's gcd (Python's is quadratic on huge integers)."""
+    g = gmpy2.gcd(numerator, denominator)
+    num, den = int(gmpy2.mpz(numerator) // g), int(gmpy2.mpz(denominator) // g)
+    if den < 0:
+        num, den = -num, -den
+    make = getattr(Fraction, "_from_coprime_ints", None)  # Python ≥ 3.12
+    if make is not None:
+        return make(num, den)
+    try:
+        return Fraction(num, den, _normalize=False)  # Python 3.11
+    except TypeError:
+        return Fraction(num, den)
+
+
+def run_parallel(work: Callable, args: tuple, primes: list[int], parallel: bool) -> list:
+    """work(*args, primes) with the primes shared by this process and a forked second one if asked."""
+    if not parallel or len(primes) < 2 or (os.cpu_count() or 1) < 2:
+        return work(*args, primes)
+    half = len(primes) // 2
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        future = pool.submit(work, *args, primes[:half])
+        rest = work(*args, primes[half:])
+        return future.result() + rest
+
+
+def minimal_polynomial(seq: list[int], d: int, scale: int) -> list[int]:
+    """Coefficients (constant first, monic) of the minimal polynomial of an integer sequence of 2d terms
+    satisfying a recurrence of order ≤ d, checked exactly; [1] for the zero sequence.
+
+    Its roots are eigenvalues of A (|μ| ≤ s), so no coefficient exceeds (1 + s)^d in size: it is found
+    modulo primes of up to MINPOLY_PRIME_BITS bits whose product exceeds twice that (Chinese remainders,
+    keeping the primes of largest degree), lifted to the symmetric range and checked to annihilate the
+    first 2d terms exactly (enough: the sequence satisfies a recurrence of order ≤ d)."""
+    if not any(seq):
+        return [1]
+    if len(seq) < 2 * d:
+        raise ValueError("the minimal polynomial needs 2d terms of the sequence")
+    seq = seq[:2 * d]
+    G = fmpz_poly(seq)
+    bound = math.ceil(d * math.log2(scale + 1)) + SLACK_BITS
+    p = gmpy2.mpz(1) << min(bound, MINPOLY_PRIME_BITS)
+    found: list[tuple[int, list[int]]] = []
+    for _ in range(bound // min(bound, MINPOLY_PRIME_BITS) + 16):
+        p = gmpy2.next_prime(p)
+        found.append((int(p), [int(c) for c in fmpz_mod_poly_ctx(int(p)).minpoly(seq).coeffs()]))
+        k = max(len(c) for _, c in found) - 1
+        kept = [(q, c) for q, c in found if len(c) == k + 1]
+        if sum(math.log2(q) for q, _ in kept) <= bound:
+            continue
+        values, product = crt_many([[c[j] for _, c in kept] for j in range(k + 1)], [q for q, _ in kept])
+        coeffs = [v - product if v > product // 2 else v for v in values]
+        tail = (fmpz_poly(coeffs[::-1]) * G).coeffs()  # coefficient n + k is Σ_j m_j γ_(n+j)
+        if all(c == 0 for c in tail[k:2 * d]):
+            return coeffs
+    raise ArithmeticError("no set of primes gave an exact minimal polynomial")

@@ -1,0 +1,56 @@
+"""The results cache: one record file per board, `<slug>-<key prefix>.json`, written atomically with its
+checksum; a file is used only if it is whole and unaltered (`files.read_checked`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .files import read_checked, store
+
+
+@dataclass
+class ResultCache:
+    """The cache folder: `<slug>-<key prefix>.json` per board."""
+
+    directory: Path
+
+    def path(self, slug: str, key: str) -> Path:
+        """Where the results for this slug and key live."""
+        return self.directory / f"{slug}-{key[:16]}.json"
+
+    def load(self, slug: str, key: str) -> tuple[dict[str, Any] | None, str | None]:
+        """The stored record and None, or None and why it cannot be used (None, None: not stored yet)."""
+        return read_checked(self.path(slug, key), key)
+
+    def store(self, record: dict[str, Any]) -> Path:
+        """Write a record atomically (with its checksum) and remove older files for the same board."""
+        path = self.path(record["slug"], record["key"])
+        store(path, record)
+        for old in self.records():
+            if old != path and self.slug_of(old) == record["slug"]:
+                old.unlink(missing_ok=True)
+        return path
+
+    def records(self) -> list[Path]:
+        """The board record files in the folder (temporary files and experiments left out)."""
+        if not self.directory.is_dir():
+            return []
+        return sorted(p for p in self.directory.iterdir() if p.suffix == ".json" and not p.name.startswith(".")
+                      and p.is_file() and self.slug_of(p))
+
+    @staticmethod
+    def slug_of(path: Path) -> str:
+        """The slug a record file belongs to ('' if the name is not `<slug>-<16 hex digits>.json`)."""
+        slug, _, key = path.stem.rpartition("-")
+        return slug if len(key) == 16 and all(c in "0123456789abcdef" for c in key) else ""
+
+    def prune(self, keep: Iterable[str]) -> list[Path]:
+        """Remove the record files of boards not in `keep` (boards deleted from the project); the files removed."""
+        wanted = set(keep)
+        gone = [p for p in self.records() if self.slug_of(p) not in wanted]
+        for path in gone:
+            path.unlink(missing_ok=True)
+        return gone

@@ -1,0 +1,113 @@
+"""What the tests share besides fixtures: the bundled boards and their chains, the command line in a process,
+a new site project, and a browser page watched for errors (imported as `helpers`: tests/ is on the path)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+from functools import cache
+from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from chutes.compute.board.file import board_files, load_board
+from chutes.compute.board.model import Board
+from chutes.compute.numbers import integer_from_text
+from chutes.compute.solve.chain import TurnChain, turn_chain
+from chutes.site_build.project import BUNDLED_BOARDS, Project
+
+DATA = Path(__file__).parent / "data"
+REPOSITORY = Path(__file__).parent.parent
+
+
+def bundled_boards() -> dict[str, Path]:
+    """The bundled board files by slug."""
+    return board_files(BUNDLED_BOARDS)
+
+
+BUNDLED = list(bundled_boards())
+
+
+def board_file(slug: str) -> Path:
+    """A bundled board file, or one of the tests' own (tests/data/boards: `short`, 50 squares, solved in about
+    a second with every experiment, for tests that run the whole compute stage several times)."""
+    return bundled_boards().get(slug) or DATA / "boards" / f"{slug}.toml"
+
+
+def published_fraction() -> Fraction:
+    """The classic board's first-player fraction as RobinFiveWords published it (4,453 digits over 4,453)."""
+    lines = [x for x in (DATA / "classic_first_player.txt").read_text().splitlines() if not x.startswith("#")]
+    return Fraction(integer_from_text(lines[0]), integer_from_text(lines[1]))
+CHUTES = [sys.executable, "-m", "chutes"]
+
+
+def chutes(*args: str, timeout: float = 600, **kw) -> subprocess.CompletedProcess[str]:
+    """The command line in a process of its own (for exit codes, stderr and signals)."""
+    return subprocess.run([*CHUTES, *args], capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def new_project(root: Path, slugs: list[str] = ("tiny",), **paths: Path) -> Project:
+    """A site project in `root`: the repository's mkdocs.yml and copies of some bundled boards."""
+    (root / "site_src" / "boards").mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
+    for slug in slugs:
+        shutil.copy(board_file(slug), root / "site_src" / "boards" / f"{slug}.toml")
+    return Project.at(root, **paths)
+
+
+@cache
+def board(slug: str) -> Board:
+    """A bundled board by slug."""
+    return load_board(bundled_boards()[slug])
+
+
+@cache
+def chain(slug: str) -> TurnChain:
+    """The turn chain of a bundled board."""
+    return turn_chain(board(slug))
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves a folder without a log line per request."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def browser_group(module: str) -> str:
+    """The pytest-xdist group of a module's browser tests: a module's run on one worker, so that the modules
+    share the cores (a worker builds the served site once and starts Chromium once, for all its modules)."""
+    return f"browser-{module}"
+
+
+CHROMIUM = os.environ.get("CHUTES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class Watched:
+    """A page with everything that went wrong on it recorded: console errors, page errors, outside requests."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.route("**/*", self._route)
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        if url.startswith(("http://127.0.0.1:", "data:", "blob:")):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def assert_clean(self) -> None:
+        assert self.errors == [] and self.outside == []
+
