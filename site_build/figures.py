@@ -11,16 +11,21 @@ import io
 import json
 import re
 from html import escape
-from math import hypot
+from math import hypot, isqrt
 from typing import Any
 
 import plotly.graph_objects as go
 from PIL import Image, ImageDraw, ImageFont
+from plotly.colors import sequential
 
 from .words import MARKDOWN_SPECIALS
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 EXACT, SIMULATED, LADDER, CHUTE = OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[2], OKABE_ITO[3]
+PLAIN = ("#dbe9f4", "#f4ead6")
+"""The squares of a board drawn without values, alternating like a printed board's."""
+CIVIDIS = [[i / (len(sequential.Cividis) - 1), colour] for i, colour in enumerate(sequential.Cividis)]
+"""The cividis scale as Plotly has it ("Cividis"): the board pages' heat maps and the design page's squares."""
 CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"],
           # nothing leaves the site: no "share" (cloud) button, and no Chart Studio link (a plotly.js 2.x name,
           # ignored by 3.x and later); plotlyServerURL stays unset
@@ -57,9 +62,12 @@ def _layout(**extra: Any) -> dict[str, Any]:
 # --- the board ----------------------------------------------------------------------------------------
 
 
-def grid_width(squares: int) -> int:
-    """Squares per row: ten, as on the printed board (fewer on very small boards)."""
-    return min(10, squares)
+def grid_columns(squares: int) -> int:
+    """Squares per row, the one rule for every drawing of a board (the board pages' figures and share image,
+    and the design page, which gets this rule's output as data): ten, as on the printed board (fewer on a
+    board of fewer than ten squares); past 100 squares ⌈√squares⌉, so that a large board stays about square
+    instead of becoming a tall strip of rows."""
+    return min(squares, max(10, isqrt(squares - 1) + 1))
 
 
 def cell(square: int, width: int) -> tuple[int, int]:
@@ -94,7 +102,7 @@ def _board_axes(width: int, rows: int) -> dict[str, Any]:
 
 def _square_grid(board: dict[str, Any], values: list[float | None], labels: list[str]) -> tuple[list, list, list]:
     """z, square numbers and hover texts as rows × columns for a heatmap on the board."""
-    width = grid_width(board["squares"])
+    width = grid_columns(board["squares"])
     rows = -(-board["squares"] // width)
     z: list[list[float | None]] = [[None] * width for _ in range(rows)]
     numbers: list[list[str]] = [[""] * width for _ in range(rows)]
@@ -120,13 +128,13 @@ def square_names(board: dict[str, Any]) -> list[str]:
 
 def board_figure(board: dict[str, Any]) -> go.Figure:
     """The board drawn from its definition: numbered zig-zag squares, ladders and chutes as arrows."""
-    width = grid_width(board["squares"])
+    width = grid_columns(board["squares"])
     rows = -(-board["squares"] // width)
     names = square_names(board)
     pattern = [None] + [((cell(q, width)[0] + cell(q, width)[1]) % 2) * 1.0 for q in range(1, board["squares"] + 1)]
     z, numbers, hover = _square_grid(board, pattern, names)
     cells = go.Heatmap(z=z, customdata=hover, hovertemplate="%{customdata}<extra></extra>", showscale=False,
-                       xgap=2, ygap=2, name="squares", colorscale=[[0, "#dbe9f4"], [1, "#f4ead6"]], zmin=0, zmax=1)
+                       xgap=2, ygap=2, name="squares", colorscale=[[0, PLAIN[0]], [1, PLAIN[1]]], zmin=0, zmax=1)
     fig = go.Figure([cells, *_jump_lines(board, width), square_numbers(board, width)])
     fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
     return fig
@@ -147,11 +155,11 @@ def board_heatmap(board: dict[str, Any], values: list[float | None], what: str, 
 
     The hover text is the square's name and its value, with the unit written once in the template rather
     than in every cell (a 1,000-square board has 1,000 cells); a blank square has no hover text."""
-    width = grid_width(board["squares"])
+    width = grid_columns(board["squares"])
     rows = -(-board["squares"] // width)
     z, numbers, hover = _square_grid(board, values, square_names(board))
     heat = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}", hoverongaps=False,
-                      hovertemplate=f"%{{customdata}}: %{{z:.2f}} {unit}<extra></extra>", colorscale="Cividis",
+                      hovertemplate=f"%{{customdata}}: %{{z:.2f}} {unit}<extra></extra>", colorscale=CIVIDIS,
                       xgap=2, ygap=2, colorbar={"title": {"text": colorbar, "side": "right"}}, name=what)
     fig = go.Figure([heat, *_jump_lines(board, width, opacity=0.45)])
     fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
@@ -168,7 +176,7 @@ def alive_figure(board: dict[str, Any], positions: dict[str, Any]) -> go.Figure:
     over written on the last square, and the jumps drawn faintly. A square's number is written by the heat map
     that colours it (in a colour that contrasts with it), or on a blank square in the page's text colour.
     Hover texts name each square (alive.js adds the turn's numbers)."""
-    width = grid_width(board["squares"])
+    width = grid_columns(board["squares"])
     rows = -(-board["squares"] // width)
     last = board["squares"]
     feet = positions["feet"]
@@ -178,7 +186,7 @@ def alive_figure(board: dict[str, Any], positions: dict[str, Any]) -> go.Figure:
     text = [[label if value is not None else "" for label, value in zip(*line)] for line in zip(numbers, z)]
     bar = {"thickness": 18, "x": 1.02, "xanchor": "left", "yanchor": "top", "tickformat": ".2~%"}
     heat = go.Heatmap(z=z, text=text, customdata=hover, texttemplate="%{text}", uid="squares",
-                      hovertemplate="%{customdata}<extra></extra>", colorscale="Cividis", xgap=2, ygap=2,
+                      hovertemplate="%{customdata}<extra></extra>", colorscale=CIVIDIS, xgap=2, ygap=2,
                       zmin=0, zmax=1, name="chance the token is here", textfont={"size": 12},
                       colorbar={**bar, "y": 1, "len": 0.55 if feet else 1,
                                 "title": {"text": "chance the token is here", "side": "right"}})
@@ -334,7 +342,7 @@ def start_figure(board: dict[str, Any], start: dict[str, Any]) -> go.Figure:
         values[int(square)] = float(value["decimal"])
     fig = board_heatmap(board, values, "turns from here", "turns on average if the game started here",
                         "turns (start here)")
-    width = grid_width(board["squares"])
+    width = grid_columns(board["squares"])
     worse = [q for q in start["worse_than_previous"] if q >= 1]
     cells = [cell(q, width) for q in worse]
     fig.add_trace(go.Scatter(x=[c for c, _ in cells], y=[r for _, r in cells], mode="markers",
@@ -406,7 +414,7 @@ def seats_figure(relative: dict[str, list[float]]) -> go.Figure:
 def state_map_figure(state_map: dict[str, Any]) -> go.Figure:
     """P(the player about to move wins) for every pair of squares, two players."""
     squares = state_map["squares"]
-    heat = go.Heatmap(z=state_map["mover_wins"], x=squares, y=squares, colorscale="Cividis", zmin=0, zmax=1,
+    heat = go.Heatmap(z=state_map["mover_wins"], x=squares, y=squares, colorscale=CIVIDIS, zmin=0, zmax=1,
                       colorbar={"title": {"text": "mover wins", "side": "right"}, "tickformat": ".0%"},
                       hovertemplate="player to move on %{y}, other on %{x}: the mover wins %{z:.2%}<extra></extra>")
     fig = go.Figure([heat])
@@ -421,7 +429,6 @@ def state_map_figure(state_map: dict[str, Any]) -> go.Figure:
 
 SHARE_SIZE = (1200, 630)
 SHARE_TEAL, SHARE_INK, SHARE_GREY = "#00695c", "#1f2328", "#4a4f55"
-SHARE_CELLS = ("#dbe9f4", "#f4ead6")
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont:
@@ -454,7 +461,7 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
 
 def _share_board(draw: ImageDraw.ImageDraw, board: dict[str, Any], box: tuple[int, int, int, int]) -> None:
     """The board in `box` (left, top, right, bottom): its squares in their zig-zag, ladders and chutes as arrows."""
-    width = grid_width(board["squares"])
+    width = grid_columns(board["squares"])
     rows = -(-board["squares"] // width)
     left, top, right, bottom = box
     side = min((right - left) // width, (bottom - top) // rows)
@@ -470,7 +477,7 @@ def _share_board(draw: ImageDraw.ImageDraw, board: dict[str, Any], box: tuple[in
         col, row = cell(square, width)
         x, y = left + col * side, top + (rows - 1 - row) * side
         draw.rounded_rectangle([x + 2, y + 2, x + side - 2, y + side - 2], radius=3,
-                               fill=SHARE_CELLS[(col + row) % 2])
+                               fill=PLAIN[(col + row) % 2])
         draw.text((x + 5, y + 3), str(square), font=numbers, fill="#8a8f95")
     for kind, colour in (("ladders", LADDER), ("chutes", CHUTE)):
         for a, b in board[kind]:

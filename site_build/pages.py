@@ -1,7 +1,8 @@
 """Write the site's Markdown pages and downloads from the cached JSON results (a plain, generator-free step).
 
 Pages come from the jinja2 templates, hand-written pages and assets from site_src/ (a project's own files
-first, then the package's defaults: see `site_build.project`). Only files whose content changed are
+first, then the package's defaults: see `site_build.project`), and the values the page scripts share with
+Python from `site_build.constants`. Only files whose content changed are
 rewritten, and files no longer produced are removed, so a live-reloading preview does not loop and a
 deleted board disappears from the site. Text from board files goes through `words.plain`.
 """
@@ -23,7 +24,7 @@ from pydantic import ValidationError
 from ..compute.record.criteria import SIMULATION_Z
 from ..compute.record.literature import LiteratureError, load_literature, reproduce
 from ..compute.record.schema import BoardRecord
-from . import figures
+from . import constants, figures
 from .checks import SiteError
 from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from .tables import board_tables, overlay_table
@@ -261,7 +262,8 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
         if page is not None:
             files["literature.md"] = page
     files["design.md"] = _render(env, "design.md.j2", boards=figures.safe_json(design_boards(listed)),
-                                 length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE))
+                                 length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE),
+                                 within=constants.site_constants()["WITHIN"])
     schema = record_schema()
     files["data.md"] = _render(env, "data.md.j2", boards=pages, schema=schema_parts(schema))
     files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -287,6 +289,7 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
             rel = source.relative_to(folder)
             if source.is_file() and rel.parts[0] not in SKIP_SOURCES and not rel.name.startswith("."):
                 files[rel.as_posix()] = source
+    files[constants.SCRIPT] = constants.constants_script()
     return files
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import BUNDLED, REPOSITORY, Watched, board, browser_group
+from helpers import BUNDLED, Watched, board, browser_group
 from playwright.sync_api import Browser, Page
 from pydantic import ValidationError
 
@@ -23,12 +23,13 @@ from chutes.compute.board.file import parse_board
 from chutes.compute.board.limits import MAX_DIE, MAX_SQUARES
 from chutes.compute.board.model import Board, BoardError
 from chutes.compute.board.problems import board_problems
-from chutes.compute.record.results import solve
+from chutes.compute.record.results import WITHIN, solve
 from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.jumps import shortest_game
 from chutes.compute.solve.races import races_together, seat_chances
+from chutes.site_build import figures
+from chutes.site_build.constants import constants_script, site_constants
 
-ENGINE = REPOSITORY / "site_src" / "assets" / "javascripts" / "engine.js"
 READY = ("document.querySelector('#designer') && "
          "['ready', 'invalid'].includes(document.querySelector('#designer').dataset.state)")
 VALUES = ("Object.fromEntries(Array.from(document.querySelectorAll('[data-result]'))"
@@ -86,10 +87,24 @@ def largest_board(seed: int = 1000) -> Board:
 # --- no browser ------------------------------------------------------------------------------------------
 
 
-def test_the_page_script_has_the_board_files_limits() -> None:
-    text = ENGINE.read_text()
-    assert re.search(r"var MAX_SQUARES = (\d+);", text).group(1) == str(MAX_SQUARES)
-    assert re.search(r"var MAX_DIE = (\d+);", text).group(1) == str(MAX_DIE)
+def test_the_scripts_constants_are_the_python_sides() -> None:
+    shared = site_constants()
+    assert (shared["MAX_SQUARES"], shared["MAX_DIE"], shared["WITHIN"]) == (MAX_SQUARES, MAX_DIE, list(WITHIN))
+    assert (shared["LADDER"], shared["CHUTE"], shared["PLAIN"]) == (figures.LADDER, figures.CHUTE, list(figures.PLAIN))
+    assert shared["PALETTE"] == list(figures.OKABE_ITO)
+    assert [[stop, "#" + bytes(rgb).hex()] for stop, rgb in shared["CIVIDIS"]] == figures.CIVIDIS
+    steps = shared["GRID_COLUMNS"]
+    assert [[c for first, c in steps if first <= n][-1] for n in range(1, MAX_SQUARES + 1)] == \
+        [figures.grid_columns(n) for n in range(1, MAX_SQUARES + 1)]
+
+
+@pytest.mark.xdist_group(browser_group(__name__))  # beside this module's browser tests
+def test_the_built_site_carries_the_constants(built_site: Path) -> None:
+    text = (built_site / "assets" / "javascripts" / "constants.js").read_text()
+    assert text == constants_script()
+    assert json.loads(re.search(r"^window\.ChutesConstants = (\{.*\});$", text, re.M).group(1)) == site_constants()
+    html = (built_site / "design" / "index.html").read_text()
+    assert [int(k) for k in re.findall(r'data-result="over-(\d+)"', html)] == list(WITHIN)
 
 
 @pytest.mark.xdist_group(browser_group(__name__))  # beside this module's browser tests

@@ -10,27 +10,30 @@
  * The design is kept in the page's address (?squares=100&die=6&overshoot=stay&start=0&roll_again_on=6&
  * jumps=1-38,4-14,16-6), and "Download as a board file" writes it as TOML.
  * Each headline number is in an element with data-result (its name) and data-value (the number in full).
+ * This file is the page: its form, drawing and events. What needs no page is in the scripts loaded before
+ * it (window.ChutesDesign): design-address.js (the address), design-toml.js (the board file),
+ * design-geometry.js (where each square is drawn) and design-edits.js (the edits of the jumps and the rules
+ * checked after them); the colours and limits are the Python side's (constants.js, window.ChutesConstants).
  */
 (function () {
   "use strict";
 
   if (window.chutesDesigner) return; // loaded by loader.js on the page that needs it: once is enough
 
-  var E = window.ChutesEngine;
+  var E = window.ChutesEngine, C = window.ChutesConstants, D = window.ChutesDesign;
+  var A = D.address, G = D.geometry, J = D.edits;
   var SVG = "http://www.w3.org/2000/svg";
-  var SIZE = 60; // a square, in the drawing's units
+  var SIZE = G.SIZE;      // a square, in the drawing's units
   var MIN_SQUARE_PX = 28; // and at least this many pixels on screen (a target for a finger, its number
                           // legible): a board wider than its box then scrolls sideways in it
   var SIDE_COLUMNS = 18;  // a board up to this many squares across shares its row with the list of jumps;
                           // a wider one gets the page's whole width
   var COMPACT = 100;      // on a larger board a square shows only its number, larger (its turns left are
                           // in its colour, its title and what the keyboard reads out)
-  var LADDER = "#009E73", CHUTE = "#D55E00";
-  var PLAIN = ["#dbe9f4", "#f4ead6"]; // the board pages' squares
-  var CIVIDIS = [[0, [0, 34, 78]], [0.25, [61, 77, 110]], [0.5, [124, 123, 120]], [0.75, [188, 175, 111]],
-                 [1, [254, 232, 56]]];
-  var KEYS = ["squares", "die", "overshoot", "start", "roll_again_on", "jumps"];
-  var DEFAULT_TITLE = "My board";
+  var LADDER = C.LADDER, CHUTE = C.CHUTE;
+  var PLAIN = C.PLAIN;     // the board pages' squares
+  var CIVIDIS = C.CIVIDIS; // the board pages' heat maps: [stop, [red, green, blue]]
+  var BARS = C.PALETTE[0], LINE = C.PALETTE[1]; // the length chart, as the board pages' exact and simulated
   var SHOWN_TURNS = 1000; // the chart and its table stop here (or once 99.9% of games are over)
   var current = null;
 
@@ -75,15 +78,6 @@
     Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
     if (parent) parent.appendChild(el);
     return el;
-  }
-
-  /* A TOML basic string. */
-  function tomlString(text) {
-    return "\"" + String(text).replace(/[\\"\u0000-\u001f\u007f]/g, function (c) {
-      if (c === "\\") return "\\\\";
-      if (c === "\"") return "\\\"";
-      return "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
-    }) + "\"";
   }
 
   function setup(root, boards) {
@@ -150,60 +144,24 @@
       el.overshoot.value = value;
     }
 
-    /* The fields of a board file, or the problems the board file's own checks find (in its keys' order). */
-    function read() {
-      var problems = [];
-      var got = {};
-      [["squares", el.squares, 2, E.MAX_SQUARES], ["die", el.die, 1, E.MAX_DIE]].forEach(function (f) {
-        var r = E.wholeNumber(f[0], f[1].value.trim(), f[2], f[3]);
-        if (r.problem) problems.push(r.problem); else got[f[0]] = r.value;
-      });
-      var overshoot = el.overshoot.value;
-      if (E.OVERSHOOT.indexOf(overshoot) < 0) {
-        problems.push("overshoot: must be one of \"stay\", \"bounce\", \"pass\", got " + E.shown(overshoot));
-      }
-      var again = { value: null };
-      if (el.again.value !== "") again = E.wholeNumber("roll_again_on", el.again.value, null, null);
-      if (again.problem) problems.push(again.problem);
-      var start = E.wholeNumber("start", el.start.value.trim(), 0, null);
-      if (start.problem) problems.push(start.problem);
-      if (problems.length) return { problems: problems, squares: got.squares };
-      return { fields: { squares: got.squares, die: got.die, overshoot: overshoot, roll_again_on: again.value,
-                         start: start.value, chute_word: "chutes",
-                         ladders: jumps.filter(function (j) { return j[1] > j[0]; }),
-                         chutes: jumps.filter(function (j) { return j[1] <= j[0]; }) } };
+    /* The design as the form holds it (design-address.js says what a design is). */
+    function design() {
+      return { title: el.title.value.trim(), squares: el.squares.value.trim(), die: el.die.value.trim(),
+               overshoot: el.overshoot.value, roll_again_on: el.again.value, start: el.start.value.trim(),
+               jumps: jumps };
+    }
+
+    function title() {
+      return el.title.value.trim() || A.DEFAULT_TITLE;
     }
 
     /* --- the drawing -------------------------------------------------------------------------------------- */
 
-    function layout(n) {
-      var cols = n <= 100 ? Math.min(10, n) : Math.ceil(Math.sqrt(n));
-      return { n: n, cols: cols, rows: Math.ceil(n / cols) };
-    }
-
-    function place(g, square) { // column and row (row 0 at the bottom; square 0 below square 1)
-      if (square === 0) return [0, -1];
-      var row = Math.floor((square - 1) / g.cols), col = (square - 1) % g.cols;
-      return [row % 2 ? g.cols - 1 - col : col, row];
-    }
-
-    function at(g, col, row) { // the square drawn there, or null
-      if (row === -1) return col === 0 ? 0 : null;
-      if (col < 0 || col >= g.cols || row < 0) return null;
-      var square = row * g.cols + (row % 2 ? g.cols - 1 - col : col) + 1;
-      return square <= g.n ? square : null;
-    }
-
-    function centre(g, square) {
-      var p = place(g, square);
-      return [p[0] * SIZE + SIZE / 2, (g.rows - 1 - p[1]) * SIZE + SIZE / 2];
-    }
-
     function build(n) {
-      var g = layout(n), compact = n > COMPACT;
+      var g = G.grid(n), compact = n > COMPACT, extent = G.extent(g);
       el.board.textContent = "";
       root.classList.toggle("design-wide", g.cols > SIDE_COLUMNS);
-      var svg = make("svg", { viewBox: "0 0 " + g.cols * SIZE + " " + (g.rows + 1) * SIZE, class: "design-svg",
+      var svg = make("svg", { viewBox: "0 0 " + extent[0] + " " + extent[1], class: "design-svg",
                               tabindex: "0", role: "application", focusable: "true",
                               "aria-label": "The board, squares 0 to " + n,
                               "aria-describedby": "design-board-help" }, el.board);
@@ -219,7 +177,7 @@
       var numbers = make("g", { class: "design-numbers-layer", "aria-hidden": "true" }, svg); // above the arrows
       var cells = [];
       for (var s = 0; s <= n; s++) {
-        var c = centre(g, s);
+        var c = G.centre(g, s);
         var cell = make("g", { class: "design-square", "data-square": String(s) }, squares);
         var rect = make("rect", { x: c[0] - SIZE / 2 + 1.5, y: c[1] - SIZE / 2 + 1.5, width: SIZE - 3, height: SIZE - 3,
                                   rx: "4" }, cell);
@@ -248,7 +206,7 @@
         if (from === null || to === null) return;
         if (to !== from && picked === null && moving === null) { // dragged from one square to another
           e.preventDefault();
-          addJump(from, to);
+          edit(J.add(jumps, from, to));
           return;
         }
         if (to === from) act(from, false);
@@ -266,18 +224,6 @@
       return hit.length ? hit[0] : null;
     }
 
-    function names(n) {
-      var words = {};
-      jumps.forEach(function (j) {
-        var kind = j[1] > j[0] ? "ladder" : "chute";
-        words[j[0]] = (words[j[0]] ? words[j[0]] + "; " : "") + "the foot of a " + kind + " to " + j[1];
-        words[j[1]] = (words[j[1]] ? words[j[1]] + "; " : "") + "the end of a " + kind + " from " + j[0];
-      });
-      words[0] = (words[0] ? words[0] + "; " : "") + "off the board";
-      words[n] = (words[n] ? words[n] + "; " : "") + "the finish";
-      return words;
-    }
-
     /* The squares, coloured by turns left (when the board works and the box is ticked), and the jumps. */
     function draw(n, results) {
       if (!drawing || drawing.g.n !== n) {
@@ -290,9 +236,9 @@
       var left = heat ? results.turnsLeft : null;
       var top = 0;
       if (left) left.forEach(function (v) { if (v !== null) top = Math.max(top, v); });
-      var words = names(n);
+      var words = J.names(jumps, n);
       drawing.cells.forEach(function (cell, s) {
-        var p = place(drawing.g, s);
+        var p = G.place(drawing.g, s);
         var fill = PLAIN[(p[0] + p[1] + 2) % 2], text = "#222", value = "";
         var title = "Square " + s + (words[s] ? ": " + words[s] : "");
         if (left) {
@@ -344,8 +290,8 @@
       drawing.lines.textContent = "";
       jumps.forEach(function (j, i) {
         if (j[0] < 0 || j[0] > g.n || j[1] < 0 || j[1] > g.n || j[0] === j[1]) return; // off the board: named in the message
-        var kind = j[1] > j[0] ? "ladder" : "chute";
-        var a = centre(g, j[0]), b = centre(g, j[1]);
+        var kind = J.kind(j);
+        var a = G.centre(g, j[0]), b = G.centre(g, j[1]);
         var group = make("g", { class: "design-jump design-" + kind }, drawing.lines);
         var dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy) || 1;
         var tip = [b[0] - dx / len * 12, b[1] - dy / len * 12];
@@ -370,7 +316,7 @@
       e.stopPropagation();
       var handle = e.currentTarget;
       var i = Number(handle.getAttribute("data-jump")), end = Number(handle.getAttribute("data-end"));
-      var fixed = centre(drawing.g, jumps[i][1 - end]);
+      var fixed = G.centre(drawing.g, jumps[i][1 - end]);
       var ghost = drawing.ghost;
       handle.setPointerCapture(e.pointerId);
       ghost.setAttribute("x1", fixed[0]);
@@ -391,10 +337,7 @@
         if (ev.type !== "pointerup") return;
         var to = squareAt(ev.clientX, ev.clientY);
         if (to === null || to === jumps[i][end]) return;
-        var before = jumps[i].slice();
-        jumps[i][end] = to;
-        changed(true);
-        speak("Moved: " + jumpWords(before) + " is now " + jumpWords(jumps[i]) + ".");
+        edit(J.move(jumps, i, end, to));
       }
       handle.addEventListener("pointermove", follow);
       handle.addEventListener("pointerup", drop);
@@ -407,64 +350,49 @@
       var focused = document.activeElement === drawing.svg;
       [[picked, "design-mark-picked"], [focused ? cursor : null, "design-mark-cursor"]].forEach(function (m) {
         if (m[0] === null || m[0] > drawing.g.n) return;
-        var c = centre(drawing.g, m[0]);
+        var c = G.centre(drawing.g, m[0]);
         make("rect", { x: c[0] - SIZE / 2 + 2, y: c[1] - SIZE / 2 + 2, width: SIZE - 4, height: SIZE - 4, rx: "5",
                        class: m[1] }, drawing.marks);
       });
       if (moving && focused) {
-        var fixed = centre(drawing.g, jumps[moving.jump][1 - moving.end]), to = centre(drawing.g, cursor);
+        var fixed = G.centre(drawing.g, jumps[moving.jump][1 - moving.end]), to = G.centre(drawing.g, cursor);
         make("line", { x1: fixed[0], y1: fixed[1], x2: to[0], y2: to[1], class: "design-ghost" }, drawing.marks);
       }
     }
 
     /* --- acting on the board: pointer and keyboard alike ---------------------------------------------------- */
 
-    function jumpWords(j) {
-      return (j[1] > j[0] ? "the ladder" : "the chute") + " from " + j[0] + " to " + j[1];
-    }
-
-    function endsAt(square) { // the newest jump with an end on the square: [index, end]
-      for (var i = jumps.length - 1; i >= 0; i--) {
-        if (jumps[i][0] === square) return [i, 0];
-        if (jumps[i][1] === square) return [i, 1];
-      }
-      return null;
-    }
-
     function describe(square) {
-      var words = names(drawing ? drawing.g.n : square)[square];
+      var words = J.names(jumps, drawing ? drawing.g.n : square)[square];
       var text = "Square " + square + (words ? ", " + words : "");
       if (good && good.results && good.board.squares === drawing.g.n && good.results.turnsLeft[square] !== null &&
           square !== drawing.g.n && !root.classList.contains("design-invalid")) {
         text += ", " + number(good.results.turnsLeft[square], 1) + " turns left on average";
       }
-      if (moving) text += ". Press Enter to move " + jumpWords(jumps[moving.jump]) + "'s end here";
+      if (moving) text += ". Press Enter to move " + J.words(jumps[moving.jump]) + "'s end here";
       else if (picked !== null) text += ". Press Enter to end the new chute or ladder from " + picked + " here";
       return text + ".";
     }
 
     function act(square, byKey) {
       if (moving) {
-        var j = jumps[moving.jump], before = j.slice();
-        j[moving.end] = square;
+        var move = J.move(jumps, moving.jump, moving.end, square);
         moving = null;
-        changed(true);
-        speak(before[0] === j[0] && before[1] === j[1] ? "Nothing moved." :
-              "Moved: " + jumpWords(before) + " is now " + jumpWords(j) + ".");
+        edit(move);
         return;
       }
       if (picked !== null) {
         var from = picked;
         picked = null;
         if (from === square) { draw(drawing.g.n, shownResults()); speak("Cancelled."); return; }
-        addJump(from, square);
+        edit(J.add(jumps, from, square));
         return;
       }
-      var end = endsAt(square);
+      var end = J.endAt(jumps, square);
       if (end) {
         moving = { jump: end[0], end: end[1], from: square };
         marksOn();
-        speak("Moving the " + (end[1] === 0 ? "start" : "end") + " of " + jumpWords(jumps[end[0]]) + ": " +
+        speak("Moving the " + (end[1] === 0 ? "start" : "end") + " of " + J.words(jumps[end[0]]) + ": " +
               (byKey ? "go to a square with the arrow keys and press Enter." : "now click the square to move it to."));
         return;
       }
@@ -474,27 +402,25 @@
             (byKey ? " and press Enter." : "."));
     }
 
-    function addJump(from, to) {
-      jumps.push([from, to]);
+    /* An edit made (design-edits.js): its jumps kept and the list written again, and what it did said. */
+    function edit(made) {
+      jumps = made.jumps;
       changed(true);
-      speak("Added " + jumpWords([from, to]) + ".");
+      speak(made.said);
     }
 
     function removeAt(square) {
-      var end = endsAt(square);
-      if (!end) { speak("No chute or ladder starts or ends on square " + square + "."); return; }
-      var j = jumps.splice(end[0], 1)[0];
-      changed(true);
-      speak("Removed " + jumpWords(j) + ".");
+      var made = J.removeAt(jumps, square);
+      if (made.jumps.length < jumps.length) edit(made); else speak(made.said); // nothing there: nothing changes
     }
 
     function key(e) {
-      var g = drawing.g, p = place(g, cursor), next = null;
+      var g = drawing.g, p = G.place(g, cursor), next = null;
       switch (e.key) {
-        case "ArrowUp": next = cursor === 0 ? 1 : at(g, p[0], p[1] + 1); break;
-        case "ArrowDown": next = at(g, p[0], p[1] - 1); if (next === null && p[1] === 0) next = 0; break;
-        case "ArrowLeft": next = at(g, p[0] - 1, p[1]); break;
-        case "ArrowRight": next = at(g, p[0] + 1, p[1]); break;
+        case "ArrowUp": next = cursor === 0 ? 1 : G.at(g, p[0], p[1] + 1); break;
+        case "ArrowDown": next = G.at(g, p[0], p[1] - 1); if (next === null && p[1] === 0) next = 0; break;
+        case "ArrowLeft": next = G.at(g, p[0] - 1, p[1]); break;
+        case "ArrowRight": next = G.at(g, p[0] + 1, p[1]); break;
         case "Home": next = 0; break;
         case "End": next = g.n; break;
         case "Enter": case " ": e.preventDefault(); act(cursor, true); return;
@@ -526,7 +452,7 @@
         var kind = document.createElement("span");
         var remove = document.createElement("button");
         kind.className = "design-kind";
-        kind.textContent = j[1] > j[0] ? "Ladder" : "Chute";
+        kind.textContent = J.kind(j) === "ladder" ? "Ladder" : "Chute";
         li.appendChild(kind);
         [0, 1].forEach(function (end) {
           var label = document.createElement("label");
@@ -542,9 +468,9 @@
             var text = input.value.trim();
             if (!/^\d+$/.test(text)) { input.setAttribute("aria-invalid", "true"); return; }
             input.removeAttribute("aria-invalid");
-            jumps[i][end] = Number(text);
-            kind.textContent = jumps[i][1] > jumps[i][0] ? "Ladder" : "Chute";
-            remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + jumpWords(jumps[i]));
+            jumps = J.move(jumps, i, end, Number(text)).jumps;
+            kind.textContent = J.kind(jumps[i]) === "ladder" ? "Ladder" : "Chute";
+            remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + J.words(jumps[i]));
             changed(false);
           });
           label.appendChild(document.createTextNode(end ? " to " : " from "));
@@ -554,14 +480,11 @@
         remove.type = "button";
         remove.className = "md-button design-remove";
         remove.textContent = "Remove";
-        remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + jumpWords(j));
+        remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + J.words(j));
         remove.addEventListener("click", function () {
-          var j = jumps[i];
-          jumps.splice(i, 1);
-          changed(true);
+          edit(J.remove(jumps, i));
           var buttons = el.list.querySelectorAll(".design-remove");
           (buttons[Math.min(i, buttons.length - 1)] || el.addFrom).focus();
-          speak("Removed " + jumpWords(j) + ".");
         });
         li.appendChild(remove);
         el.list.appendChild(li);
@@ -612,10 +535,10 @@
       for (var t = 1; t <= k; t++) turns.push(t);
       var figure = JSON.parse(holder.textContent);
       figure.data = [
-        { type: "bar", x: turns, y: pmf.slice(0, k), name: "ends on this turn", marker: { color: "#0072B2" },
+        { type: "bar", x: turns, y: pmf.slice(0, k), name: "ends on this turn", marker: { color: BARS },
           hovertemplate: "Ends on turn %{x}: %{y:.3%}<extra></extra>" },
         { type: "scatter", mode: "lines", x: turns, y: cdf.slice(1, k + 1), name: "over by this turn", yaxis: "y2",
-          line: { color: "#E69F00", width: 3 }, hovertemplate: "Over by turn %{x}: %{y:.2%}<extra></extra>" }
+          line: { color: LINE, width: 3 }, hovertemplate: "Over by turn %{x}: %{y:.2%}<extra></extra>" }
       ];
       holder.textContent = JSON.stringify(figure);
       if (window.chutesCharts && window.chutesCharts.refresh) window.chutesCharts.refresh(el.chart);
@@ -643,7 +566,7 @@
       el.shortestWord.textContent = r.shortest.turns === 1 ? " turn" : " turns";
       var rolls = r.shortest.rolls;
       el.rolls.textContent = "(for example by rolling " + rolls.slice(0, 12).join(", ") + (rolls.length > 12 ? ", …" : "") + ")";
-      [20, 50, 100].forEach(function (k) { result("over-" + k, r.overWithin[k], percent(r.overWithin[k], 1)); });
+      E.WITHIN.forEach(function (k) { result("over-" + k, r.overWithin[k], percent(r.overWithin[k], 1)); });
       result("first-player", r.firstPlayer, percent(r.firstPlayer, 3));
       el.perThousand.textContent = "(" + Math.round(1000 * r.firstPlayer) + " in 1,000 games)";
       seats(r);
@@ -663,16 +586,7 @@
     /* --- keeping the design ------------------------------------------------------------------------------ */
 
     function query() {
-      var parts = [["squares", el.squares.value.trim()], ["die", el.die.value.trim()], ["overshoot", el.overshoot.value],
-                   ["start", el.start.value.trim()]];
-      if (el.again.value !== "") parts.push(["roll_again_on", el.again.value]);
-      parts.push(["jumps", jumps.map(function (j) { return j[0] + "-" + j[1]; }).join(",")]);
-      if (el.players.value !== "2") parts.push(["players", el.players.value]);
-      var title = el.title.value.trim();
-      if (title && title !== DEFAULT_TITLE) parts.push(["title", title]);
-      return "?" + parts.map(function (p) {
-        return p[0] + "=" + encodeURIComponent(p[1]).replace(/%2C/g, ",");
-      }).join("&");
+      return A.format(design(), el.players.value);
     }
 
     function remember() {
@@ -688,35 +602,16 @@
     }
 
     function toml() {
-      var lines = ["title = " + tomlString(el.title.value.trim() || DEFAULT_TITLE)];
-      [["squares", el.squares], ["die", el.die]].forEach(function (f) {
-        var text = f[1].value.trim();
-        lines.push(f[0] + " = " + (/^[+-]?\d+$/.test(text) ? String(parseInt(text, 10)) : tomlString(text)));
-      });
-      lines.push("overshoot = " + tomlString(el.overshoot.value));
-      if (el.again.value !== "") {
-        lines.push("roll_again_on = " + (/^[+-]?\d+$/.test(el.again.value) ? el.again.value : tomlString(el.again.value)));
-      }
-      var start = el.start.value.trim();
-      lines.push("start = " + (/^[+-]?\d+$/.test(start) ? String(parseInt(start, 10)) : tomlString(start)));
-      function pairs(list) {
-        return "[" + list.map(function (j) { return "[" + j[0] + ", " + j[1] + "]"; }).join(", ") + "]";
-      }
-      lines.push("ladders = " + pairs(jumps.filter(function (j) { return j[1] > j[0]; })));
-      lines.push("chutes = " + pairs(jumps.filter(function (j) { return j[1] <= j[0]; })));
       var url = new URL(location.href);
       url.search = query();
       url.hash = "";
-      lines.push("source = " + tomlString("Designed on the 'Design a board' page: " + url.href));
-      return lines.join("\n") + "\n";
+      return D.toml.write(design(), title(), url.href);
     }
 
     function download() {
-      var name = (el.title.value.trim() || DEFAULT_TITLE).toLowerCase().replace(/[^a-z0-9]+/g, "-")
-        .replace(/^-+|-+$/g, "").slice(0, 60) || "my-board";
       var old = el.download.href;
       el.download.href = URL.createObjectURL(new Blob([toml()], { type: "application/toml" }));
-      el.download.download = name + ".toml";
+      el.download.download = D.toml.fileName(title());
       if (old && old.indexOf("blob:") === 0) URL.revokeObjectURL(old);
     }
 
@@ -736,14 +631,9 @@
       clearTimeout(timer);
       timer = null;
       var began = performance.now();
-      var parsed = read();
-      var problems = addressProblems.slice();
-      var board = null;
-      if (parsed.problems) problems = problems.concat(parsed.problems);
-      else {
-        board = E.makeBoard(parsed.fields);
-        problems = problems.concat(E.problems(board));
-      }
+      var checked = J.check(design());
+      var board = checked.board;
+      var problems = addressProblems.concat(checked.problems);
       var results = null;
       if (!problems.length) {
         results = E.analyse(board, 6);
@@ -754,7 +644,7 @@
       el.stale.hidden = !(problems.length && good);
       el.results.classList.toggle("design-stale", problems.length > 0 && good !== null);
       el.results.hidden = good === null;
-      var n = board ? board.squares : parsed.squares || (drawing ? drawing.g.n : 100);
+      var n = checked.squares || (drawing ? drawing.g.n : 100);
       draw(Math.max(2, Math.min(E.MAX_SQUARES, n)), results);
       if (results) show(board, results);
       remember();
@@ -778,30 +668,25 @@
     }
 
     function fromAddress() {
-      var params = new URLSearchParams(location.search);
-      if (/^[2-6]$/.test(params.get("players") || "")) el.players.value = params.get("players");
-      if (!KEYS.some(function (k) { return params.has(k); })) {
+      var given = A.parse(location.search);
+      if (given.players) el.players.value = given.players;
+      var d = given.design;
+      if (!d) {
         var first = boards.filter(function (b) { return b.slug === "classic"; })[0] || boards[0];
         if (first) { use(first); el.from.value = first.slug; } else {
-          use({ title: DEFAULT_TITLE, squares: 100, die: 6 });
+          use({ title: A.DEFAULT_TITLE, squares: 100, die: 6 });
         }
         return;
       }
-      el.title.value = params.get("title") || DEFAULT_TITLE;
-      el.squares.value = params.has("squares") ? params.get("squares") : "100";
-      el.die.value = params.has("die") ? params.get("die") : "6";
+      el.title.value = d.title;
+      el.squares.value = d.squares;
+      el.die.value = d.die;
       againOptions(parseInt(el.die.value, 10));
-      setOvershoot(params.has("overshoot") ? params.get("overshoot") : "stay");
-      setAgain((params.get("roll_again_on") || "").trim());
-      el.start.value = params.has("start") ? params.get("start") : "0";
-      jumps = [];
-      (params.get("jumps") || "").split(",").forEach(function (text) {
-        text = text.trim();
-        if (!text) return;
-        var m = /^(\d+)-(\d+)$/.exec(text);
-        if (m) jumps.push([Number(m[1]), Number(m[2])]);
-        else addressProblems.push("jumps: each one is two squares joined by '-', from and to, got " + E.shown(text));
-      });
+      setOvershoot(d.overshoot);
+      setAgain(d.roll_again_on);
+      el.start.value = d.start;
+      jumps = d.jumps;
+      addressProblems = given.problems;
     }
 
     boards.forEach(function (b) {
@@ -821,7 +706,7 @@
     el.use.addEventListener("click", function () {
       var b = boards.filter(function (x) { return x.slug === el.from.value; })[0];
       var squares = parseInt(el.squares.value, 10);
-      use(b || { title: DEFAULT_TITLE, squares: squares >= 2 && squares <= E.MAX_SQUARES ? squares : 100,
+      use(b || { title: A.DEFAULT_TITLE, squares: squares >= 2 && squares <= E.MAX_SQUARES ? squares : 100,
                  die: parseInt(el.die.value, 10) || 6, overshoot: el.overshoot.value, start: 0 });
       changed(true);
       speak(b ? "Now showing " + b.title + "." : "All chutes and ladders removed.");
@@ -838,7 +723,7 @@
         (/^\d+$/.test(a) ? el.addTo : el.addFrom).focus();
         return;
       }
-      addJump(Number(a), Number(b));
+      edit(J.add(jumps, Number(a), Number(b)));
       el.addFrom.value = "";
       el.addTo.value = "";
       el.addFrom.focus();

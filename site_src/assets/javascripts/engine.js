@@ -2,25 +2,30 @@
  * The rules of the game and its mathematics in double precision, for the pages that compute in the browser
  * (the board pages' calculator and the "Design a board" page). One copy of each rule, written as the Python
  * package writes it:
- *   - one roll (compute/rules.py): roll, apply the end rule (stay, bounce, pass), then follow a chute or
+ *   - one roll (compute/board/rules.py): roll, apply the end rule (stay, bounce, pass), then follow a chute or
  *     ladder starting where the roll landed;
- *   - the board's rules and their messages (compute/boards.py, board_problems): word for word, in the same
+ *   - the board's rules and their messages (compute/board/problems.py, board_problems): word for word, in the same
  *     order, so that the page says what `chutes solve` would say about the same board file;
- *   - the turn chain (compute/chain.py): the squares where a turn can start and from which the game ends,
+ *   - the turn chain (compute/solve/chain.py): the squares where a turn can start and from which the game ends,
  *     with a roll-again face making one turn a run of rolls;
  *   - the game-length distribution, its quantiles (the smallest k with P(T <= k) >= p), the shortest game
  *     (the same 0-1 breadth-first search over rolls), expected turns left from every square (a linear
  *     solve) and each seat's chance to win, P(seat i wins) = sum_k P(T_i = k) prod_{j<i} P(T_j > k)
  *     prod_{j>i} P(T_j >= k).
+ * The board file's limits and the turns of "over within" are the Python package's, read from the data that
+ * `chutes build` writes (constants.js, window.ChutesConstants, loaded first).
  * Exposed as window.ChutesEngine; it touches no page.
  */
 (function () {
   "use strict";
 
   if (window.ChutesEngine) return;
+  var C = window.ChutesConstants;
+  if (!C) throw new Error("engine.js needs window.ChutesConstants: load constants.js first");
 
-  var MAX_SQUARES = 1000;
-  var MAX_DIE = 20;
+  var MAX_SQUARES = C.MAX_SQUARES; // compute/board/limits.py
+  var MAX_DIE = C.MAX_DIE;
+  var WITHIN = C.WITHIN;           // compute/record/results.py: the share of games over within these many turns
   var OVERSHOOT = ["stay", "bounce", "pass"];
   var TAIL = 1e-17;          // a distribution is followed until fewer games than this are still running
   var MAX_TURNS = 200000;    // ... or for this many turns
@@ -29,7 +34,7 @@
   var STEADY = 1e-14;        // a distribution's tail is geometric once a turn scales the running games this closely
   var STEADY_TURNS = 4;      // ... this many turns in a row
 
-  /* --- one roll (compute/rules.py) ------------------------------------------------------------------- */
+  /* --- one roll (compute/board/rules.py) ------------------------------------------------------------------- */
 
   function rollLanding(last, overshoot, square, roll) {
     var target = square + roll;
@@ -61,7 +66,7 @@
     return board.jumps.has(landing) ? board.jumps.get(landing) : landing;
   }
 
-  /* --- the board's rules (compute/boards.py) ----------------------------------------------------------- */
+  /* --- the board's rules (compute/board/problems.py) ----------------------------------------------------------- */
 
   function ranges(squares) {
     var sorted = squares.slice().sort(function (a, b) { return a - b; });
@@ -208,7 +213,7 @@
     return { value: n };
   }
 
-  /* --- the turn chain (compute/chain.py) ----------------------------------------------------------------- */
+  /* --- the turn chain (compute/solve/chain.py) ----------------------------------------------------------------- */
 
   /* States: squares where a turn starts and from which the game ends. rows[i]: [j, P(the turn from state i
      ends on state j)] pairs; finish[i]: P(finishing during the turn). A roll-again face makes the turn a run
@@ -502,7 +507,7 @@
     for (var q = 0; q <= board.squares; q++) left.push(chain.index.has(q) ? turns[chain.index.get(q)] : null);
     left[board.squares] = 0;
     var within = {};
-    [20, 50, 100].forEach(function (k) { within[k] = k < cdf.length ? cdf[k] : cdf[cdf.length - 1]; });
+    WITHIN.forEach(function (k) { within[k] = k < cdf.length ? cdf[k] : cdf[cdf.length - 1]; });
     return {
       chain: chain, dist: dist, cdf: cdf, turnsLeft: left,
       expectedTurns: turns[chain.index.get(board.start)],
@@ -520,7 +525,7 @@
   }
 
   window.ChutesEngine = {
-    MAX_SQUARES: MAX_SQUARES, MAX_DIE: MAX_DIE, OVERSHOOT: OVERSHOOT,
+    MAX_SQUARES: MAX_SQUARES, MAX_DIE: MAX_DIE, OVERSHOOT: OVERSHOOT, WITHIN: WITHIN,
     rollLanding: rollLanding, makeBoard: makeBoard, move: move, problems: problems, wholeNumber: wholeNumber,
     shown: shown, ranges: ranges, reachableSquares: reachableSquares, trappedSquares: trappedSquares,
     doomedSquares: doomedSquares, rollSquares: rollSquares, turnChain: turnChain, expectedTurns: expectedTurns,

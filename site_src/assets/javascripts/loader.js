@@ -1,8 +1,10 @@
 /*
  * Loads what a page needs, and only that: charts.js (which fetches plotly.js) on a page with a chart,
- * engine.js then calculator.js with the calculator, alive.js on a board page, fraction.js with a fraction
- * too long for its page, and on the design page its stylesheet, engine.js, calculator.js and designer.js.
- * Instant navigation changes pages without a new
+ * constants.js, engine.js then calculator.js with the calculator, alive.js on a board page, fraction.js
+ * with a fraction too long for its page, and on the design page its stylesheet, constants.js, engine.js,
+ * calculator.js, the design page's parts that need no page (design-*.js) and designer.js. constants.js,
+ * written by `chutes build`, holds the values shared with the Python side: it comes before every script
+ * that reads them. Instant navigation changes pages without a new
  * document: this looks again after every change of page; each script loads once, after those before it.
  */
 (function () {
@@ -10,10 +12,11 @@
 
   var here = document.currentScript ? document.currentScript.src : location.href;
   var NEEDS = [[".chutes-figure", ["charts.js"]],
-               [".chutes-calculator-data", ["engine.js", "calculator.js"]],
+               [".chutes-calculator-data", ["constants.js", "engine.js", "calculator.js"]],
                [".chutes-alive-data", ["alive.js"]],
                [".chutes-fraction", ["fraction.js"]],
-               [".chutes-designer", ["engine.js", "calculator.js", "designer.js"]]];
+               [".chutes-designer", ["constants.js", "engine.js", "calculator.js", "design-address.js",
+                                     "design-toml.js", "design-geometry.js", "design-edits.js", "designer.js"]]];
   var loading = {};
 
   /* One script, once: a promise that it has run. */

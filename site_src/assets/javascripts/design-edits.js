@@ -1,0 +1,109 @@
+/*
+ * The "Design a board" page's edits of its chutes and ladders, and the rules checked after each one.
+ * The jumps are a list of [from, to] pairs in the order they were made; an edit returns a new list (the one
+ * given is left as it was) with what the page says about it. An edit never refuses: a jump that breaks a
+ * rule is kept and named by `check`, in the words of the command line (engine.js, as compute/board/problems.py
+ * words them), so a design can pass through a broken state on its way to a good one.
+ * Pure: no page is touched. Exposed as window.ChutesDesign.edits; `check` needs engine.js.
+ */
+(function () {
+  "use strict";
+
+  var D = window.ChutesDesign = window.ChutesDesign || {};
+  if (D.edits) return;
+
+  /* A ladder goes up; every other jump is a chute (one going nowhere is listed with the chutes, where the
+     board file's checks name it). */
+  function kind(j) {
+    return j[1] > j[0] ? "ladder" : "chute";
+  }
+
+  function words(j) {
+    return "the " + kind(j) + " from " + j[0] + " to " + j[1];
+  }
+
+  function copy(jumps) {
+    return jumps.map(function (j) { return [j[0], j[1]]; });
+  }
+
+  function add(jumps, from, to) {
+    return { jumps: copy(jumps).concat([[from, to]]), said: "Added " + words([from, to]) + "." };
+  }
+
+  /* Jump i with one end (0 its start, 1 where it leads) on another square. */
+  function move(jumps, i, end, to) {
+    var before = jumps[i], out = copy(jumps);
+    out[i][end] = to;
+    var same = before[0] === out[i][0] && before[1] === out[i][1];
+    return { jumps: out, said: same ? "Nothing moved." : "Moved: " + words(before) + " is now " + words(out[i]) + "." };
+  }
+
+  function remove(jumps, i) {
+    var out = copy(jumps), gone = out.splice(i, 1)[0];
+    return { jumps: out, said: "Removed " + words(gone) + "." };
+  }
+
+  /* The newest jump with an end on the square, as [index, end], or null. */
+  function endAt(jumps, square) {
+    for (var i = jumps.length - 1; i >= 0; i--) {
+      if (jumps[i][0] === square) return [i, 0];
+      if (jumps[i][1] === square) return [i, 1];
+    }
+    return null;
+  }
+
+  /* Remove the newest jump with an end on the square (the list unchanged when there is none). */
+  function removeAt(jumps, square) {
+    var end = endAt(jumps, square);
+    if (!end) return { jumps: copy(jumps), said: "No chute or ladder starts or ends on square " + square + "." };
+    return remove(jumps, end[0]);
+  }
+
+  /* The jumps as a board file lists them. */
+  function split(jumps) {
+    return { ladders: copy(jumps.filter(function (j) { return kind(j) === "ladder"; })),
+             chutes: copy(jumps.filter(function (j) { return kind(j) === "chute"; })) };
+  }
+
+  /* What each square of a board of n squares is, in words ("" for a plain square; index = square). */
+  function names(jumps, n) {
+    var out = {};
+    function say(square, text) { out[square] = (out[square] ? out[square] + "; " : "") + text; }
+    jumps.forEach(function (j) {
+      say(j[0], "the foot of a " + kind(j) + " to " + j[1]);
+      say(j[1], "the end of a " + kind(j) + " from " + j[0]);
+    });
+    say(0, "off the board");
+    say(n, "the finish");
+    return out;
+  }
+
+  /* A design (design-address.js) as a board for engine.js, and every rule it breaks: first the board file's
+     checks of each key, as pydantic words them (then there is no board, and `squares` is the number of
+     squares when that much was a number), else the board's own rules (board_problems). */
+  function check(design) {
+    var E = window.ChutesEngine;
+    var problems = [], got = {};
+    [["squares", 2, E.MAX_SQUARES], ["die", 1, E.MAX_DIE]].forEach(function (f) {
+      var r = E.wholeNumber(f[0], design[f[0]], f[1], f[2]);
+      if (r.problem) problems.push(r.problem); else got[f[0]] = r.value;
+    });
+    if (E.OVERSHOOT.indexOf(design.overshoot) < 0) {
+      problems.push("overshoot: must be one of \"stay\", \"bounce\", \"pass\", got " + E.shown(design.overshoot));
+    }
+    var again = design.roll_again_on === "" ? { value: null } : E.wholeNumber("roll_again_on", design.roll_again_on,
+                                                                               null, null);
+    if (again.problem) problems.push(again.problem);
+    var start = E.wholeNumber("start", design.start, 0, null);
+    if (start.problem) problems.push(start.problem);
+    if (problems.length) return { board: null, problems: problems, squares: got.squares };
+    var sides = split(design.jumps);
+    var board = E.makeBoard({ squares: got.squares, die: got.die, overshoot: design.overshoot,
+                              roll_again_on: again.value, start: start.value, chute_word: "chutes",
+                              ladders: sides.ladders, chutes: sides.chutes });
+    return { board: board, problems: E.problems(board), squares: board.squares };
+  }
+
+  D.edits = { kind: kind, words: words, add: add, move: move, remove: remove, endAt: endAt, removeAt: removeAt,
+              split: split, names: names, check: check };
+})();
