@@ -53,13 +53,18 @@ MAX_TERMS = 100_000
 def scale_bits(board: Board) -> float:
     """An upper bound on log2 of the turn chain's common scale s (Q = M / s exactly).
 
-    Without roll-again, s = die. With it, a turn from square q is the roll-again path q → n₁ → n₂ → …
-    (rolling the special face each time) until a roll ends the turn: the path's k-th step weighs die^-(k+1),
-    and a path that enters a cycle of length c sums a geometric series, adding the factor dieᶜ − 1.
+    With W the weight of one roll (`Board.roll_weight`; W = die for one fair die): without roll-again, s = W;
+    with a roll-again limit L, s divides W^(L+1). Without a limit, a turn from square q is the roll-again
+    path q → n₁ → n₂ → … (rolling `roll_again_on` each time) until a roll ends the turn: the path's k-th step
+    weighs W^-(k+1), and a path that enters a cycle of length c sums a geometric series, adding the factor
+    Wᶜ − 1.
     """
+    die = board.roll_weight
     if board.roll_again_on is None:
-        return math.log2(board.die)
-    die, again, last = board.die, board.roll_again_on, board.squares
+        return math.log2(die)
+    if board.roll_again_limit is not None:
+        return (board.roll_again_limit + 1) * math.log2(die)
+    again, last = board.roll_again_on, board.squares
     denominator = 1
     for square in roll_squares(board):
         seen: dict[int, int] = {}
@@ -76,17 +81,18 @@ def scale_bits(board: Board) -> float:
 
 
 def _turn_matrix_float(board: Board) -> np.ndarray:
-    """The turn matrix among the roll squares in floats (roll-again folded in), for the spectral radius."""
+    """The turn matrix among the roll squares in floats (roll-again folded in, as if without a limit: a
+    limit shortens turns, so the estimate errs long), for the spectral radius."""
     squares = roll_squares(board)
     index = {q: i for i, q in enumerate(squares)}
     d = len(squares)
     A = np.zeros((d, d))
     B = np.zeros((d, d))
     for i, q in enumerate(squares):
-        for roll in range(1, board.die + 1):
+        for roll, weight in board.rolls:
             nxt = board.move(q, roll)
             if nxt != board.squares:
-                (B if roll == board.roll_again_on else A)[i, index[nxt]] += 1 / board.die
+                (B if roll == board.roll_again_on else A)[i, index[nxt]] += weight / board.roll_weight
     return np.linalg.solve(np.eye(d) - B, A) if board.roll_again_on is not None else A
 
 

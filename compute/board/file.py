@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .limits import MAX_DIE, MAX_FILE_BYTES, MAX_SQUARES
+from .limits import MAX_DICE, MAX_DIE, MAX_FILE_BYTES, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
 from .model import Board, rules_message
 from .problems import BoardError
 
@@ -39,6 +39,11 @@ class _BoardFile(BaseModel):
     die: int = Field(ge=1, le=MAX_DIE)
     overshoot: Literal["stay", "bounce", "pass"] = "stay"
     roll_again_on: int | None = None
+    roll_again_limit: int | None = Field(default=None, ge=0, le=MAX_ROLL_AGAIN_LIMIT)
+    roll_again_penalty: Literal["undo", "start"] | None = None
+    enter_on: list[int] | None = Field(default=None, min_length=1)
+    dice: int = Field(default=1, ge=1, le=MAX_DICE)
+    weights: list[Annotated[int, Field(ge=0, le=MAX_WEIGHT)]] | None = None
     start: int = Field(default=0, ge=0)
     ladders: list[_Pair] = []
     chutes: list[_Pair] | None = None
@@ -107,7 +112,10 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
                      overshoot=parsed.overshoot, ladders=tuple(tuple(j) for j in parsed.ladders),
                      chutes=tuple(tuple(j) for j in chutes), roll_again_on=parsed.roll_again_on,
                      start=parsed.start, source=parsed.source, slug=slug, chute_word=chute_word,
-                     listed=parsed.listed)
+                     listed=parsed.listed, roll_again_limit=parsed.roll_again_limit,
+                     roll_again_penalty=parsed.roll_again_penalty, dice=parsed.dice,
+                     enter_on=None if parsed.enter_on is None else tuple(sorted(set(parsed.enter_on))),
+                     weights=None if parsed.weights is None else tuple(parsed.weights))
     except ValidationError as exc:
         raise BoardError(f"{name}: {rules_message(exc)}") from None
 

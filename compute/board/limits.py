@@ -7,3 +7,9 @@ MAX_DIE = 20
 """The largest die accepted (the die-size experiment goes up to it)."""
 MAX_FILE_BYTES = 1_000_000
 """The largest board file read."""
+MAX_DICE = 4
+"""The most dice a roll may sum (their totals widen every row of the turn matrix)."""
+MAX_WEIGHT = 1_000_000
+"""The largest weight of one face (the simulation draws a face from their sum in 32 random bits)."""
+MAX_ROLL_AGAIN_LIMIT = 20
+"""The most extra rolls a roll-again limit may allow (the turn is a sum over that many roll paths)."""

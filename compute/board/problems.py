@@ -37,13 +37,7 @@ def board_problems(board: Board) -> list[str]:
     chutes_key = board.chute_word
     ladders, chutes = list(board.ladders), list(board.chutes)
     problems: list[str] = []
-    if board.roll_again_on is not None and not 1 <= board.roll_again_on <= board.die:
-        problems.append(f"roll_again_on: must be a face of the die (1 to {board.die}), got {board.roll_again_on}")
-    if board.overshoot == "bounce" and board.die > last:
-        problems.append(f"die: with overshoot = \"bounce\" the die may have at most {last} faces "
-                        f"(one per square), got {board.die}")
-    if board.roll_again_on is not None and board.die == 1:
-        problems.append("roll_again_on: a 1-faced die would roll again forever")
+    problems += _roll_problems(board)
     starts: dict[int, str] = {}
     entries = [("ladders", i, j) for i, j in enumerate(ladders)] + \
               [(chutes_key, i, j) for i, j in enumerate(chutes)]
@@ -81,6 +75,53 @@ def board_problems(board: Board) -> list[str]:
         problems.append(f"the game can fail to end: from the start a player can reach "
                         f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
                         f"from which square {last} can never be reached")
+    return problems
+
+
+def _roll_problems(board: Board) -> list[str]:
+    """What is wrong with the rolls: the dice, their weights, the roll to enter and the roll-again rule."""
+    problems: list[str] = []
+    die, dice = board.die, board.dice
+    if board.weights is not None:
+        if len(board.weights) != die:
+            problems.append(f"weights: one weight per face of the die ({die}), got {len(board.weights)}")
+        elif not any(board.weights):
+            problems.append("weights: at least one face must have a weight above 0 (all are 0)")
+    if problems:
+        return problems
+    totals = dict(board.rolls)
+    largest = max(totals)
+    if board.overshoot == "bounce" and largest > board.squares:
+        if dice == 1:
+            problems.append(f"die: with overshoot = \"bounce\" the die may have at most {board.squares} faces "
+                            f"(one per square), got {die}")
+        else:
+            problems.append(f"dice: with overshoot = \"bounce\" a roll may be at most {board.squares} (the "
+                            f"squares), but {dice} dice of {die} faces make up to {largest}")
+    again = board.roll_again_on
+    if again is not None and again not in totals:
+        if dice == 1 and not 1 <= again <= die:
+            problems.append(f"roll_again_on: must be a face of the die (1 to {die}), got {again}")
+        elif dice == 1:
+            problems.append(f"roll_again_on: the die never shows a {again} (its weight is 0)")
+        else:
+            problems.append(f"roll_again_on: {dice} dice of {die} faces never make a total of {again} "
+                            f"(they make {_ranges(sorted(totals))})")
+    elif again is not None and board.roll_again_limit is None and len(totals) == 1 and die == 1:
+        problems.append("roll_again_on: a 1-faced die would roll again forever")
+    elif again is not None and board.roll_again_limit is None and len(totals) == 1:
+        problems.append(f"roll_again_on: every roll is a {again}, so a turn would roll again forever "
+                        f"(give roll_again_limit to end it)")
+    if again is None:
+        for key in ("roll_again_limit", "roll_again_penalty"):
+            if getattr(board, key) is not None:
+                problems.append(f"{key}: needs roll_again_on (the roll that rolls again)")
+    elif board.roll_again_penalty is not None and board.roll_again_limit is None:
+        problems.append("roll_again_penalty: needs roll_again_limit (the most extra rolls in one turn)")
+    if board.enter_on is not None:
+        never = [v for v in board.enter_on if v not in totals]
+        if never:
+            problems.append(f"enter_on: no roll makes {_ranges(never)} (a roll makes {_ranges(sorted(totals))})")
     return problems
 
 

@@ -8,11 +8,12 @@ if TYPE_CHECKING:  # the model checks itself with these functions
     from .model import Board
 
 
-
-
-
 def _successors(board: Board, square: int) -> set[int]:
-    return {board.move(square, roll) for roll in range(1, board.die + 1)}
+    """Where one roll can take a token from `square` (a penalty roll that sends it to square 0 included)."""
+    found = {board.move(square, roll) for roll, _ in board.rolls}
+    if board.penalty == "start":
+        found.add(0)
+    return found
 
 
 def reachable_squares(board: Board, origin: int | None = None) -> set[int]:

@@ -45,8 +45,9 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
                  experiments: bool = True, progress: bool | None = None) -> dict[str, Any]:
     """Everything the site shows about one board: exact results, chart series, three-way checks, experiments.
 
-    The experiments are left out (the reason under "skipped") when `experiments` is false or the board
-    has more than EXPERIMENTS_MAX_SQUARES squares; `chutes experiment` still runs them on request.
+    The experiments are left out (the reason under "skipped") when `experiments` is false, the board has
+    more than EXPERIMENTS_MAX_SQUARES squares (`chutes experiment` still runs them on request) or house
+    rules (the die-size and added-jump experiments are written for one fair die and an unlimited roll-again).
     With `jobs` = 1 everything runs in this process. `progress` goes to the experiments' sweeps (tqdm bars:
     None shows them on a terminal only, False never).
     """
@@ -70,8 +71,11 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
         "players": {"first_of_three": first_of_three(chain, parallel=None if jobs > 1 else False),
                     **players_record(chain)},
         "experiments": _experiments(board, experiments_dir, jobs, force, progress)
-        if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES else
-        {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"},
+        if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES and not board.house_rules else
+        {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"
+                    if not board.house_rules else
+                    "computed for boards without house rules (a roll to enter, several dice, weighted faces "
+                    "or a roll-again limit)"},
     }
 
 
@@ -96,7 +100,7 @@ def record_seconds(board: Board) -> float:
     The million simulated games, the series and the checks are left out (about a second on 100 squares)."""
     three = threeplayer.estimated_seconds(turn_chain(board))
     experiments = 0.0
-    if board.squares <= EXPERIMENTS_MAX_SQUARES:
+    if board.squares <= EXPERIMENTS_MAX_SQUARES and not board.house_rules:
         experiments = EXPERIMENT_SECONDS * (2 if board.roll_again_on else 1)
     return (cost.estimated_seconds(board)[0] + (three if three <= threeplayer.THREE_PLAYER_BUDGET else 0.0)
             + experiments)

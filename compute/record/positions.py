@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..board.rules import roll_landing
-from ..solve.chain import TurnChain, roll_matrices
+from ..solve.chain import TurnChain, roll_counts
 
 SHOWN_MASS = 0.99
 """The animation runs until this share of games is over (or MAX_TURNS, or MAX_VALUES)."""
@@ -32,17 +31,26 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
     """For n = 0, 1, …: the chance of being on each square 0..last after n turns, and on each jump's foot
     the expected landings during turn n (index = square; the last square holds P(T ≤ n))."""
     board = chain.board
-    d, die = chain.size, board.die
-    _, continuing, _ = roll_matrices(board, chain.states, chain.index)
-    rolls_from = np.linalg.inv(np.eye(d) - np.array(continuing, dtype=float) / die)
+    d, w = chain.size, board.roll_weight
+    continuing = np.array(roll_counts(board, chain.states, chain.index).again, dtype=float) / w
     feet = sorted(board.jumps)
-    lands = np.zeros((d, len(feet)))
     column = {foot: j for j, foot in enumerate(feet)}
+    lands = np.zeros((d, len(feet)))  # one roll from each state: the chance it lands on each foot...
+    moving = np.zeros((d, len(feet)))  # ...and that it does so with a roll other than `roll_again_on`
     for i, square in enumerate(chain.states):
-        for roll in range(1, die + 1):
-            landing = roll_landing(board.squares, board.overshoot, square, roll)
+        for roll, weight in board.rolls:
+            landing = board.landing(square, roll)
             if landing in column:
-                lands[i, column[landing]] += 1 / die
+                lands[i, column[landing]] += weight / w
+                moving[i, column[landing]] += weight / w if roll != board.roll_again_on else 0.0
+    rolls_from = np.linalg.inv(np.eye(d) - continuing)  # rolls made from each state in a turn from each state
+    per_turn = None  # with a roll-again limit L: landings in a turn, whose (L+1)-th roll lands only if it moves
+    if board.roll_again_limit is not None:
+        step, per_turn = np.eye(d), np.zeros_like(lands)
+        for _ in range(board.roll_again_limit):
+            per_turn += step @ lands
+            step = step @ continuing
+        per_turn += step @ moving
     x = np.zeros(d)
     x[chain.start] = 1.0
     home = 0.0
@@ -56,7 +64,7 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
         frames.append(_round(row))
         if home >= SHOWN_MASS:
             break
-        landed = (x @ rolls_from) @ lands
+        landed = (x @ rolls_from) @ lands if per_turn is None else x @ per_turn
         home += float(x @ chain.r_float)
         x = x @ chain.Q_float
     return {"turns": list(range(len(frames))), "feet": feet, "on_square": frames}

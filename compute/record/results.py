@@ -17,6 +17,7 @@ from ..numbers import DECIMAL_DIGITS, decimal_string, exact_json
 from ..solve.chain import turn_chain
 from ..solve.exact import bounds as exact_bounds
 from ..solve.jumps import jump_usage, shortest_game
+from .words import rules_in_words
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
@@ -104,14 +105,10 @@ def summary(result: dict[str, Any]) -> str:
     b = result["board"]
     g = result["game_length"]
     p = result["first_player_wins"]
-    rule = {"stay": "a roll past the end is lost", "bounce": "a roll past the end bounces back",
-            "pass": "reaching or passing the end wins"}[b["overshoot"]]
-    extra = f", roll again on a {b['roll_again_on']}" if b["roll_again_on"] else ""
-    start = "off the board (square 0)" if b["start"] == 0 else f"on square {b['start']}"
     short = g["shortest"]
     lines = [
         f"{b['title']}",
-        f"  {b['squares']} squares, {b['die']}-sided die, {rule}{extra}; players start {start}.",
+        f"  {b['squares']} squares. " + " ".join(rules_in_words(b)),
         f"  Average game: {_short(result['expected_turns'])} turns for one player "
         f"(standard deviation {float(result['standard_deviation']):.2f}).",
         f"  Median {g['median']} turns (half the games are over by then); quartiles "

@@ -101,6 +101,15 @@ class BoardDefinition(_Model):
     die: int = Field(ge=1)
     overshoot: Literal["stay", "bounce", "pass"]
     roll_again_on: int | None
+    roll_again_limit: int | None = Field(default=None, ge=0, description="At most this many extra rolls in one "
+                                         "turn (absent: no limit).")
+    roll_again_penalty: Literal["undo", "start"] | None = Field(default=None, description="Where a roll of "
+                                                                "roll_again_on beyond the limit sends the token.")
+    enter_on: list[int] | None = Field(default=None, description="The rolls that bring a token from square 0 "
+                                       "onto the board (absent: every roll).")
+    dice: int | None = Field(default=None, ge=2, description="Dice summed in each roll (absent: one).")
+    weights: list[int] | None = Field(default=None, description="Relative weight of each face of one die "
+                                      "(absent: all equal).")
     start: int = Field(ge=0)
     ladders: list[tuple[int, int]]
     chutes: list[tuple[int, int]]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from math import lcm
+from math import gcd, lcm
 
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
@@ -84,22 +84,85 @@ def safe_squares(board: Board) -> tuple[int, ...]:
     return tuple(s for s in roll_squares(board) if s not in doomed)
 
 
-def roll_matrices(board: Board, states: tuple[int, ...], index: dict[int, int]):
-    """Single-roll counts: ending the turn (A, a_fin) and continuing it (B), each over `die`."""
+@dataclass(frozen=True)
+class RollCounts:
+    """One roll from each state, as whole-number weights out of `weight`: rolls that end the turn on a state
+    (`ends`, A), rolls of `roll_again_on` that go on to another roll (`again`, B), rolls that win (`finish`,
+    a) and those of them not of `roll_again_on` (`finish_plain`, a'), and the weight of `roll_again_on`
+    itself (`penalty`: the chance of a penalty roll once a roll-again limit is reached, 0 without a rule)."""
+
+    weight: int
+    ends: list[list[int]]
+    again: list[list[int]]
+    finish: list[int]
+    finish_plain: list[int]
+    penalty: int
+
+
+def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) -> RollCounts:
+    """The single rolls of `board` from each of `states` (`index`: the state of each square)."""
     d = len(states)
     A = [[0] * d for _ in range(d)]
     B = [[0] * d for _ in range(d)]
-    a_fin = [0] * d
+    finish, plain = [0] * d, [0] * d
     for i, square in enumerate(states):
-        for roll in range(1, board.die + 1):
+        for roll, weight in board.rolls:
             nxt = board.move(square, roll)
             if nxt == board.squares:
-                a_fin[i] += 1
+                finish[i] += weight
+                plain[i] += weight if roll != board.roll_again_on else 0
             elif roll == board.roll_again_on:
-                B[i][index[nxt]] += 1
+                B[i][index[nxt]] += weight
             else:
-                A[i][index[nxt]] += 1
-    return A, B, a_fin
+                A[i][index[nxt]] += weight
+    penalty = dict(board.rolls).get(board.roll_again_on, 0) if board.roll_again_on is not None else 0
+    return RollCounts(board.roll_weight, A, B, finish, plain, penalty)
+
+
+def _unlimited_turn(rolls: RollCounts) -> tuple[int, fmpz_mat, tuple[int, ...]]:
+    """Roll again without a limit: a turn is a chain of rolls, Q = (I − B)⁻¹A and r = (I − B)⁻¹a exactly
+    (B, A, a over the roll's weight); the scale is the least common denominator of the entries."""
+    d, w = len(rolls.finish), rolls.weight
+    I_minus_B = fmpq_mat(d, d, [fmpq(int(i == j)) - fmpq(rolls.again[i][j], w) for i in range(d) for j in range(d)])
+    rhs = fmpq_mat(d, d + 1, [fmpq(x, w) for i in range(d) for x in rolls.ends[i] + [rolls.finish[i]]])
+    entries = I_minus_B.solve(rhs).entries()
+    scale = lcm(*(int(x.q) for x in entries))
+    ints = [int(x.p) * (scale // int(x.q)) for x in entries]
+    M = fmpz_mat(d, d, [ints[i * (d + 1) + j] for i in range(d) for j in range(d)])
+    return scale, M, tuple(ints[i * (d + 1) + d] for i in range(d))
+
+
+def _limited_turn(rolls: RollCounts, limit: int, target: int | None) -> tuple[int, fmpz_mat, tuple[int, ...]]:
+    """Roll again at most `limit` times: the turn is a finite sum over its roll paths. With W the roll's
+    weight and L the limit, W^(L+1)·Q = Σ_{k≤L} W^(L−k)·Bᵏ·A + p·(Bᴸ1) on the penalty's state and
+    W^(L+1)·r = Σ_{k<L} W^(L−k)·Bᵏ·a + Bᴸ·a': the (L+1)-th roll moves unless it is `roll_again_on` (weight
+    p), which is not moved and sends the token to `target` (a state index), or back to the state where the
+    turn began when `target` is None. Each row is followed through B's few nonzeros, in integers."""
+    d, w = len(rolls.finish), rolls.weight
+    ends = [[(j, x) for j, x in enumerate(row) if x] for row in rolls.ends]
+    again = [[(j, x) for j, x in enumerate(row) if x] for row in rolls.again]
+    M = [[0] * d for _ in range(d)]
+    finish = [0] * d
+    for i in range(d):
+        here = {i: 1}  # Bᵏ's row i: the weight of reaching each state by k rolls of `roll_again_on`
+        for k in range(limit + 1):
+            factor = w ** (limit - k)
+            last = k == limit
+            for state, x in here.items():
+                for j, y in ends[state]:
+                    M[i][j] += factor * x * y
+                finish[i] += factor * x * (rolls.finish_plain if last else rolls.finish)[state]
+                if last:
+                    M[i][i if target is None else target] += x * rolls.penalty
+            if not last:
+                after: dict[int, int] = {}
+                for state, x in here.items():
+                    for j, y in again[state]:
+                        after[j] = after.get(j, 0) + x * y
+                here = after
+    scale = w ** (limit + 1)
+    common = gcd(scale, *finish, *(x for row in M for x in row))
+    return scale // common, fmpz_mat([[x // common for x in row] for row in M]), tuple(x // common for x in finish)
 
 
 @lru_cache(maxsize=16)
@@ -108,19 +171,13 @@ def turn_chain(board: Board) -> TurnChain:
     consumer (results, charts, checks, players, experiments) shares its cached quantities."""
     states = safe_squares(board)
     index = {s: i for i, s in enumerate(states)}
-    d = len(states)
-    A, B, a_fin = roll_matrices(board, states, index)
+    rolls = roll_counts(board, states, index)
     if board.roll_again_on is None:
-        return TurnChain(states=states, scale=board.die, M=fmpz_mat(A), finish=tuple(a_fin), index=index,
-                         start=index[board.start], board=board)
-    die = board.die
-    I_minus_B = fmpq_mat(d, d, [fmpq(int(i == j)) - fmpq(B[i][j], die) for i in range(d) for j in range(d)])
-    rhs = fmpq_mat(d, d + 1, [fmpq(x, die) for i in range(d) for x in A[i] + [a_fin[i]]])
-    turn = I_minus_B.solve(rhs)
-    entries = turn.entries()
-    scale = lcm(*(int(x.q) for x in entries))
-    ints = [int(x.p) * (scale // int(x.q)) for x in entries]
-    M = fmpz_mat(d, d, [ints[i * (d + 1) + j] for i in range(d) for j in range(d)])
-    finish = tuple(ints[i * (d + 1) + d] for i in range(d))
+        scale, M, finish = rolls.weight, fmpz_mat(rolls.ends), tuple(rolls.finish)
+    elif board.roll_again_limit is None:
+        scale, M, finish = _unlimited_turn(rolls)
+    else:
+        target = index[0] if board.penalty == "start" else None
+        scale, M, finish = _limited_turn(rolls, board.roll_again_limit, target)
     return TurnChain(states=states, scale=scale, M=M, finish=finish, index=index, start=index[board.start],
                      board=board)

@@ -10,42 +10,70 @@ from fractions import Fraction
 
 from flint import fmpq_mat, fmpz_mat
 
-from ..board.rules import roll_landing
 from .chain import TurnChain
 from .exact import expected_visits, fraction
 
 
 def roll_visits(chain: TurnChain) -> list[Fraction]:
-    """Expected number of rolls made from each state in one game (differs from turns with roll-again)."""
+    """Expected number of rolls made from each state in one game, without a roll-again limit (with roll-again
+    they outnumber the turns begun there): the roll-level chain, where turns do not matter, solved exactly."""
     board = chain.board
     if board.roll_again_on is None:
         return expected_visits(chain)
-    d = chain.size
-    die = board.die
+    d, w = chain.size, board.roll_weight
     P = [[0] * d for _ in range(d)]
     for i, square in enumerate(chain.states):
-        for roll in range(1, die + 1):
+        for roll, weight in board.rolls:
             nxt = board.move(square, roll)
             if nxt != board.squares:
-                P[i][chain.index[nxt]] += 1
-    A = fmpz_mat(d, d, [die * (i == j) - P[i][j] for i in range(d) for j in range(d)]).transpose()
-    e = fmpq_mat(d, 1, [die * (i == chain.start) for i in range(d)])
+                P[i][chain.index[nxt]] += weight
+    A = fmpz_mat(d, d, [w * (i == j) - P[i][j] for i in range(d) for j in range(d)]).transpose()
+    e = fmpq_mat(d, 1, [w * (i == chain.start) for i in range(d)])
     X = fmpq_mat(A).solve(e)
     return [fraction(X[i, 0]) for i in range(d)]
 
 
-def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
-    """Expected number of times each chute or ladder is taken in one game."""
+def _limited_roll_visits(chain: TurnChain) -> list[tuple[Fraction, Fraction]]:
+    """With a roll-again limit L: for each state, the expected number of rolls made from it in one game that
+    may be of any value (within a turn's first L rolls) and that must not be `roll_again_on` to move (the
+    (L+1)-th roll, where that value is a penalty and lands nowhere). A turn from state i reaches state j
+    after k rolls of `roll_again_on` with chance (B/W)ᵏ[i][j]; the turns begun on i are `expected_visits`."""
     board = chain.board
-    rolls = roll_visits(chain)
+    w, limit = board.roll_weight, board.roll_again_limit
+    again = [[(chain.index[nxt], weight) for roll, weight in board.rolls if roll == board.roll_again_on
+              for nxt in [board.move(square, roll)] if nxt != board.squares] for square in chain.states]
+    visits = [[Fraction(0), Fraction(0)] for _ in chain.states]
+    for i, turns in enumerate(expected_visits(chain)):
+        here = {i: Fraction(turns)}
+        for k in range(limit + 1):
+            for state, x in here.items():
+                visits[state][k == limit] += x
+            here_next: dict[int, Fraction] = {}
+            for state, x in here.items():
+                for j, weight in again[state]:
+                    here_next[j] = here_next.get(j, Fraction(0)) + x * weight / w
+            here = here_next
+    return [(a, b) for a, b in visits]
+
+
+def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
+    """Expected number of times each chute or ladder is taken in one game: the rolls made from each state
+    times the chance that one lands on the jump's foot."""
+    board = chain.board
     usage = {(a, b): Fraction(0) for a, b in board.jumps.items()}
+    if board.roll_again_limit is None:
+        made = [(v, Fraction(0)) for v in roll_visits(chain)]
+    else:
+        made = _limited_roll_visits(chain)
     for i, square in enumerate(chain.states):
-        if not rolls[i]:
+        any_roll, moving_roll = made[i]
+        if not any_roll and not moving_roll:
             continue
-        for roll in range(1, board.die + 1):
-            landing = roll_landing(board.squares, board.overshoot, square, roll)
+        for roll, weight in board.rolls:
+            landing = board.landing(square, roll)
             if landing in board.jumps:
-                usage[(landing, board.jumps[landing])] += rolls[i] / board.die
+                rolls = any_roll + (moving_roll if roll != board.roll_again_on else 0)
+                usage[(landing, board.jumps[landing])] += rolls * weight / board.roll_weight
     return usage
 
 
@@ -60,35 +88,51 @@ class ShortestGame:
 
 
 def shortest_game(chain: TurnChain) -> ShortestGame:
-    """Fewest turns to finish, with one shortest roll sequence (0-1 BFS over rolls)."""
+    """Fewest turns to finish, with one shortest roll sequence: a 0-1 breadth-first search over (square, rolls
+    of `roll_again_on` so far in the turn), where a roll that rolls again costs no turn. Past a roll-again
+    limit that roll is a penalty: "start" sends the token to square 0 (an edge of the search); "undo" returns
+    it to where the turn began, which never shortens a game."""
     board = chain.board
-    best: dict[int, tuple[int, int]] = {board.start: (0, 0)}
-    parent: dict[int, tuple[int, int]] = {}
-    queue: deque[int] = deque([board.start])
-    done: set[int] = set()
+    limit, last = board.roll_again_limit, board.squares
+    weight = dict(board.rolls)
+    origin = (board.start, 0)
+    best: dict[tuple[int, int], tuple[int, int]] = {origin: (0, 0)}
+    parent: dict[tuple[int, int], tuple[tuple[int, int], int]] = {}
+    queue: deque[tuple[int, int]] = deque([origin])
+    done: set[tuple[int, int]] = set()
     while queue:
-        square = queue.popleft()
-        if square in done:
+        node = queue.popleft()
+        if node in done:
             continue
-        done.add(square)
-        turns, rolls = best[square]
-        for roll in range(1, board.die + 1):
-            nxt = board.move(square, roll)
-            extra = 0 if (roll == board.roll_again_on and nxt != board.squares) else 1
+        done.add(node)
+        square, again = node
+        turns, rolls = best[node]
+        for roll, _ in board.rolls:
+            if roll == board.roll_again_on and again == limit:
+                if board.penalty != "start":
+                    continue
+                nxt, extra = (0, 0), 1
+            else:
+                moved = board.move(square, roll)
+                goes_on = roll == board.roll_again_on and moved != last
+                nxt = (moved, again + 1 if goes_on and limit is not None else 0)
+                extra = 0 if goes_on else 1
             cand = (turns + extra, rolls + 1)
             if nxt not in best or cand < best[nxt]:
                 best[nxt] = cand
-                parent[nxt] = (square, roll)
-                if nxt != board.squares:
+                parent[nxt] = (node, roll)
+                if nxt[0] != last:
                     (queue.appendleft if extra == 0 else queue.append)(nxt)
     path_rolls: list[int] = []
-    path_squares = [board.squares]
-    square = board.squares
-    while square != board.start:
-        square, roll = parent[square]
+    path_squares = [last]
+    node = (last, 0)
+    while node != origin:
+        node, roll = parent[node]
         path_rolls.append(roll)
-        path_squares.append(square)
+        path_squares.append(node[0])
     path_rolls.reverse()
     path_squares.reverse()
-    return ShortestGame(best[board.squares][0], tuple(path_rolls), tuple(path_squares),
-                        Fraction(1, board.die ** len(path_rolls)))
+    chance = Fraction(1)
+    for roll in path_rolls:
+        chance *= Fraction(weight[roll], board.roll_weight)
+    return ShortestGame(best[(last, 0)][0], tuple(path_rolls), tuple(path_squares), chance)

@@ -35,10 +35,29 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, z ^ (z >> np.uint64(31))
 
 
+@numba.njit(cache=True, inline="always")
+def _uniform(state, buffered, have, n):
+    """An unbiased integer in 0..n-1 (Lemire's method on 32 random bits), with the generator's new state."""
+    while True:
+        if have == 0:
+            state, buffered = _splitmix(state)
+            have = 2
+        bits = buffered & np.uint64(0xFFFFFFFF)
+        buffered = buffered >> np.uint64(32)
+        have -= 1
+        product = bits * np.uint64(n)
+        low = product & np.uint64(0xFFFFFFFF)
+        if low >= np.uint64(n) or low >= (np.uint64(4294967296) - np.uint64(n)) % np.uint64(n):
+            break
+    return np.int64(product >> np.uint64(32)), state, buffered, have
+
+
 @numba.njit(cache=True, parallel=True)
-def _play(n_games, seed, start, last, die, overshoot, again, jumps, first_chunk):
+def _play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit, undo, enters, jumps, first_chunk):
     lengths = np.empty(n_games, dtype=np.int64)
     n_chunks = (n_games + CHUNK - 1) // CHUNK
+    faces = len(cumulative)
+    total = cumulative[faces - 1]
     for c in numba.prange(n_chunks):
         state = np.uint64(seed) ^ (np.uint64(c + first_chunk) * np.uint64(0xD1B54A32D192ED03))
         state, _ = _splitmix(state)
@@ -50,31 +69,34 @@ def _play(n_games, seed, start, last, die, overshoot, again, jumps, first_chunk)
             turns = 0
             while square != last:
                 turns += 1
+                began = square
+                extra = 0
                 while True:
-                    # an unbiased roll in 1..die (Lemire's method on 32 random bits)
-                    while True:
-                        if have == 0:
-                            state, buffered = _splitmix(state)
-                            have = 2
-                        bits = buffered & np.uint64(0xFFFFFFFF)
-                        buffered = buffered >> np.uint64(32)
-                        have -= 1
-                        product = bits * np.uint64(die)
-                        low = product & np.uint64(0xFFFFFFFF)
-                        if low >= np.uint64(die) or low >= (np.uint64(4294967296) - np.uint64(die)) % np.uint64(die):
-                            break
-                    roll = np.int64(product >> np.uint64(32)) + 1
-                    target = square + roll
-                    if target > last:
-                        if overshoot == 0:
-                            target = square
-                        elif overshoot == 2:
-                            target = last
-                        else:
-                            target = 2 * last - target
+                    roll = 0
+                    for _ in range(dice):  # each die: a face drawn by its weight (equal weights: 1 + the draw)
+                        u, state, buffered, have = _uniform(state, buffered, have, total)
+                        face = 0
+                        while cumulative[face] <= u:
+                            face += 1
+                        roll += face + 1
+                    if roll == again and extra == limit:  # a penalty roll: not moved, and the turn ends
+                        square = began if undo else 0
+                        break
+                    if square == 0 and not enters[roll]:
+                        target = 0
+                    else:
+                        target = square + roll
+                        if target > last:
+                            if overshoot == 0:
+                                target = square
+                            elif overshoot == 2:
+                                target = last
+                            else:
+                                target = 2 * last - target
                     square = jumps[target]
                     if roll != again or square == last:
                         break
+                    extra += 1
             lengths[g] = turns
     return lengths
 
@@ -94,8 +116,15 @@ def game_lengths(board: Board, games: int, seed: int, first_chunk: int = 0) -> n
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     again = board.roll_again_on if board.roll_again_on is not None else -1
-    return _play(games, seed & _MASK, board.start, board.squares, board.die,
-                 _OVERSHOOT[board.overshoot], again, _jump_table(board), first_chunk)
+    limit = board.roll_again_limit if board.roll_again_limit is not None else -1
+    cumulative = np.cumsum(np.array(board.weights or (1,) * board.die, dtype=np.int64))
+    enters = np.ones(board.dice * board.die + 1, dtype=np.bool_)
+    if board.enter_on is not None:
+        enters[:] = False
+        enters[list(board.enter_on)] = True
+    return _play(games, seed & _MASK, board.start, board.squares, cumulative, board.dice,
+                 _OVERSHOOT[board.overshoot], again, limit, board.penalty == "undo", enters, _jump_table(board),
+                 first_chunk)
 
 
 @dataclass(frozen=True)
