@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from ..compute.record.criteria import SIMULATION_Z
 from ..compute.record.literature import LiteratureError, load_literature, reproduce
 from ..compute.record.schema import BoardRecord
+from ..compute.record.words import rules_in_words
 from . import constants, figures
 from .checks import SiteError
 from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
@@ -138,6 +139,7 @@ def _environment(templates: list[Path]) -> Environment:
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)
+    env.filters["rules_in_words"] = lambda board: " ".join(rules_in_words(board))
     return env
 
 
@@ -222,6 +224,29 @@ def board_figures(page: BoardPage) -> dict[str, str]:
     return {name: figures.to_json(fig) for name, fig in figs.items()}
 
 
+def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tuple[BoardPage, list[str]]]]]:
+    """Boards played under other rules, each group beside its plain board: the same squares, chutes, ladders,
+    die and start, one fair die and no roll-again. Each variant comes with the sentences of its rules that the
+    plain board's rules do not have (what the family changed)."""
+    def layout(page: BoardPage) -> tuple:
+        b = page.record["results"]["board"]
+        return b["squares"], b["die"], b["start"], tuple(map(tuple, b["ladders"])), tuple(map(tuple, b["chutes"]))
+
+    def plain(page: BoardPage) -> bool:
+        b = page.record["results"]["board"]
+        return b["roll_again_on"] is None and b["overshoot"] == "stay" and not any(
+            b.get(key) for key in ("enter_on", "dice", "weights"))
+
+    groups = []
+    for base in (p for p in pages if plain(p)):
+        words = set(rules_in_words(base.record["results"]["board"]))
+        variants = [(p, [s for s in rules_in_words(p.record["results"]["board"]) if s not in words])
+                    for p in pages if p is not base and layout(p) == layout(base) and not plain(p)]
+        if variants:
+            groups.append((base, variants))
+    return groups
+
+
 def board_pages(records: list[dict[str, Any]]) -> tuple[list[BoardPage], list[BoardPage]]:
     """Every board's page in slug order, and those in the menu, the home table and the comparison: the
     listed ones (a site of test boards only lists them all)."""
@@ -255,6 +280,12 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
         tables={"compare-length": overlay_table(curves, "probability", "Chance of each game length, per board"),
                 "compare-cumulative": overlay_table(curves, "cumulative",
                                                     "Chance the game is over by each turn, per board")})
+    groups = house_rule_groups(listed)
+    if groups:
+        files["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, charts={
+            base.slug: figures.to_json(figures.overlay_figure(
+                [(p.title, p.record["series"]["length"]) for p in [base] + [v for v, _ in variants]], cumulative=True))
+            for base, variants in groups})
     literature = next((folder / LITERATURE for folder in (sources or [DEFAULT_SITE_SRC])
                        if (folder / LITERATURE).is_file()), None)
     if literature is not None:
@@ -390,5 +421,6 @@ def site_nav(records: list[dict[str, Any]], files: dict[str, Any]) -> list[Any]:
     and data where the site has them."""
     _, listed = board_pages(records)
     entries: list[Any] = ["index.md", {"Boards": [f"boards/{p.slug}.md" for p in listed]}]
-    return entries + [name for name in ("design.md", "compare.md", "literature.md", "method.md", "data.md")
+    return entries + [name for name in ("design.md", "compare.md", "house-rules.md", "literature.md", "method.md",
+                                        "data.md")
                       if name in files]

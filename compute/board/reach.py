@@ -9,8 +9,10 @@ if TYPE_CHECKING:  # the model checks itself with these functions
 
 
 def _successors(board: Board, square: int) -> set[int]:
-    """Where one roll can take a token from `square` (a penalty roll that sends it to square 0 included)."""
-    found = {board.move(square, roll) for roll, _ in board.rolls}
+    """Where one roll can take a token from `square`. With a roll-again limit of 0, every roll of
+    `roll_again_on` is a penalty, which is not moved: it sends the token back, to square 0 with "start"."""
+    moving = [roll for roll, _ in board.rolls if not (board.roll_again_limit == 0 and roll == board.roll_again_on)]
+    found = {board.move(square, roll) for roll in moving}
     if board.penalty == "start":
         found.add(0)
     return found

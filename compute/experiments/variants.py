@@ -25,7 +25,7 @@ from ..board.limits import MAX_DIE
 from ..board.model import Board, BoardError
 from ..board.rules import roll_landing
 from ..numbers import decimal_string, exact_json, fraction_from_json
-from ..solve.chain import TurnChain, roll_matrices, turn_chain
+from ..solve.chain import TurnChain, roll_counts, turn_chain
 
 MIN_JUMP_LENGTH = 10
 ALIVE_TOLERANCE = 1e-7
@@ -215,9 +215,9 @@ def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[
     board = chain.board
     d, die = chain.size, board.die
     index = chain.index
-    counts_end, counts_cont, _ = roll_matrices(board, chain.states, index)
-    ends = np.array(counts_end, dtype=float) / die
-    cont = np.array(counts_cont, dtype=float) / die
+    rolls = roll_counts(board, chain.states, index)  # one fair die here: every weight is 1, their sum `die`
+    ends = np.array(rolls.ends, dtype=float) / die
+    cont = np.array(rolls.again, dtype=float) / die
     land_end: dict[int, np.ndarray] = {}
     land_cont: dict[int, np.ndarray] = {}
     for x, q in enumerate(chain.states):

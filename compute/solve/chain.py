@@ -105,8 +105,11 @@ def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) ->
     A = [[0] * d for _ in range(d)]
     B = [[0] * d for _ in range(d)]
     finish, plain = [0] * d, [0] * d
+    never_moved = board.roll_again_on if board.roll_again_limit == 0 else None  # always a penalty roll
     for i, square in enumerate(states):
         for roll, weight in board.rolls:
+            if roll == never_moved:
+                continue
             nxt = board.move(square, roll)
             if nxt == board.squares:
                 finish[i] += weight

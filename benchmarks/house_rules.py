@@ -1,0 +1,85 @@
+"""The classic board's whole exact solve under each house rule, beside the plain board, in one run.
+
+Usage: python benchmarks/house_rules.py [REPEATS]   (default 3, interleaved so that every rule sees the same
+machine). One solve is a fresh process's work for one board: the turn chain, the expected turns from every
+square, the exact game-length distribution and the first player's exact fraction (what `chutes solve` prints),
+timed as CPU seconds of this process (the solve is single-threaded); medians are reported with their ratio to
+the plain board's. Also a 1,000-square board with two dice beside the same board with one die.
+The section between the markers in benchmarks/results.md is replaced (run.py writes the rest of that file).
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from run import random_board  # noqa: E402
+
+from chutes.compute.board.file import board_from_mapping  # noqa: E402
+from chutes.compute.board.model import Board  # noqa: E402
+from chutes.compute.record.results import solve  # noqa: E402
+from chutes.compute.solve.chain import turn_chain  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results.md"
+BEGIN, END = "<!-- house_rules.py: begin -->", "<!-- house_rules.py: end -->"
+RULES = {
+    "plain (the box rules)": {},
+    "a six to enter": {"enter_on": [6]},
+    "a six rolls again": {"roll_again_on": 6},
+    "a six rolls again, a third undoes the turn": {"roll_again_on": 6, "roll_again_limit": 2},
+    "a six rolls again, a third sends you home": {"roll_again_on": 6, "roll_again_limit": 2,
+                                                  "roll_again_penalty": "start"},
+    "two dice, passing 100 wins": {"dice": 2, "overshoot": "pass"},
+    "weighted spinner 1:2:3:4:5:6": {"weights": [1, 2, 3, 4, 5, 6]},
+    "family: six to enter, three sixes undo": {"enter_on": [6], "roll_again_on": 6, "roll_again_limit": 2},
+}
+
+
+def cpu_of_solve(board: Board) -> float:
+    """CPU seconds of the whole exact solve of a board not solved before in this process."""
+    turn_chain.cache_clear()
+    started = time.process_time()
+    solve(board)
+    return time.process_time() - started
+
+
+def main() -> None:
+    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    classic = tomllib.loads((ROOT / "site_src" / "boards" / "classic.toml").read_text())
+    boards = {name: board_from_mapping({**classic, **rules}, f"{name}.toml") for name, rules in RULES.items()}
+    big = random_board(1000, 4).fields()
+    large = {"one die, 1,000 squares": Board(**{**big, "overshoot": "pass"}),
+             "two dice, 1,000 squares": Board(**{**big, "overshoot": "pass", "dice": 2})}
+    times: dict[str, list[float]] = {name: [] for name in [*boards, *large]}
+    for _ in range(repeats):
+        for name, board in [*boards.items(), *large.items()]:
+            times[name].append(cpu_of_solve(board))
+    med = {name: statistics.median(t) for name, t in times.items()}
+    plain = med["plain (the box rules)"]
+    rows = [f"| {name} | {med[name]:.2f} s | {med[name] / plain:.2f}× |" for name in boards]
+    one = med["one die, 1,000 squares"]
+    big_rows = [f"| {name} | {med[name]:.1f} s | {med[name] / one:.2f}× |" for name in large]
+    text = "\n".join([
+        BEGIN, "",
+        f"House rules (`python benchmarks/house_rules.py`, {platform.machine()}, run {time.strftime('%Y-%m-%d')}): "
+        f"the classic board's whole exact solve (chain, expected turns, length distribution, the first player's "
+        f"fraction), CPU seconds, medians of {repeats} interleaved runs; target at most 2× the plain board:", "",
+        "| rules | CPU | ÷ plain |", "|---|---|---|", *rows, "",
+        "A random 1,000-square board (`benchmarks/run.py`'s, seed 4, reaching or passing the end wins):", "",
+        "| dice | CPU | ÷ one die |", "|---|---|---|", *big_rows, "",
+        END])
+    old = RESULTS.read_text() if RESULTS.exists() else ""
+    RESULTS.write_text(old[:old.index(BEGIN)] + text + old[old.index(END) + len(END):] if BEGIN in old and END in old
+                       else old.rstrip("\n") + "\n\n" + text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
