@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
+from pydantic import ValidationError
 
 from .board.file import load_board, scan_board_files
-from .board.model import Board, BoardError
+from .board.model import Board
+from .board.problems import BoardError
 from .record.build import board_record, cache_key, record_seconds
-from .record.schema import check_record
+from .record.schema import check_record, record_problem
 from .store.results import ResultCache
 from .store.sweep import PartStore, run_pieces, start_workers_early
 
@@ -174,12 +176,13 @@ def stored_record(board: Board, directory: Path, force: bool, jobs: int,
 
     Run in a worker when several boards are due (the record is written there and never travels back)."""
     started = time.perf_counter()
-    record = board_record(board, experiments_dir=directory / "experiments", jobs=jobs, force=force,
-                          progress=progress)
-    problem = check_record({**record, "checksum": ""})
-    if problem:
-        raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {problem}")
-    return str(ResultCache(directory).store(record)), time.perf_counter() - started
+    try:
+        record = board_record(board, experiments_dir=directory / "experiments", jobs=jobs, force=force,
+                              progress=progress)
+    except ValidationError as exc:
+        raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {record_problem(exc)}") from None
+    stored = ResultCache(directory).store(record.model_dump(mode="json", by_alias=True, exclude_unset=True))
+    return str(stored), time.perf_counter() - started
 
 
 class _Into(PartStore):

@@ -12,13 +12,26 @@ import json
 import re
 from html import escape
 from math import hypot, isqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 from PIL import Image, ImageDraw, ImageFont
 from plotly.colors import sequential
 
 from .words import MARKDOWN_SPECIALS
+
+if TYPE_CHECKING:
+    from ..compute.record.schema import (
+        AddJumpScan,
+        BoardDefinition,
+        BoundSeries,
+        DiagonalSeries,
+        DieRow,
+        LengthSeries,
+        PositionSeries,
+        StartSweep,
+        StateMap,
+    )
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 EXACT, SIMULATED, LADDER, CHUTE = OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[2], OKABE_ITO[3]
@@ -76,13 +89,13 @@ def cell(square: int, width: int) -> tuple[int, int]:
     return (width - 1 - col if row % 2 else col), row
 
 
-def _jump_lines(board: dict[str, Any], width: int, opacity: float = 1.0) -> list[go.Scatter]:
+def _jump_lines(board: BoardDefinition, width: int, opacity: float = 1.0) -> list[go.Scatter]:
     traces = []
-    for kind, colour, name in (("ladders", LADDER, "Ladder (up)"), ("chutes", CHUTE, "Chute (down)")):
+    for pairs, colour, name in ((board.ladders, LADDER, "Ladder (up)"), (board.chutes, CHUTE, "Chute (down)")):
         xs: list[float | None] = []
         ys: list[float | None] = []
         texts: list[str | None] = []
-        for a, b in board[kind]:
+        for a, b in pairs:
             (x0, y0), (x1, y1) = cell(a, width), cell(b, width)
             xs += [x0, x1, None]
             ys += [y0, y1, None]
@@ -100,14 +113,14 @@ def _board_axes(width: int, rows: int) -> dict[str, Any]:
             "yaxis": {**hidden, "range": [-0.5, rows - 0.5], "scaleanchor": "x", "constrain": "domain"}}
 
 
-def _square_grid(board: dict[str, Any], values: list[float | None], labels: list[str]) -> tuple[list, list, list]:
+def _square_grid(board: BoardDefinition, values: list[float | None], labels: list[str]) -> tuple[list, list, list]:
     """z, square numbers and hover texts as rows × columns for a heatmap on the board."""
-    width = grid_columns(board["squares"])
-    rows = -(-board["squares"] // width)
+    width = grid_columns(board.squares)
+    rows = -(-board.squares // width)
     z: list[list[float | None]] = [[None] * width for _ in range(rows)]
     numbers: list[list[str]] = [[""] * width for _ in range(rows)]
     hover: list[list[str]] = [[""] * width for _ in range(rows)]
-    for square in range(1, board["squares"] + 1):
+    for square in range(1, board.squares + 1):
         col, row = cell(square, width)
         z[row][col] = values[square]
         numbers[row][col] = str(square)
@@ -115,23 +128,23 @@ def _square_grid(board: dict[str, Any], values: list[float | None], labels: list
     return z, numbers, hover
 
 
-def square_names(board: dict[str, Any]) -> list[str]:
+def square_names(board: BoardDefinition) -> list[str]:
     """What each square is, in words (index = square)."""
-    names = [f"Square {q}" for q in range(board["squares"] + 1)]
-    for a, b in board["ladders"]:
+    names = [f"Square {q}" for q in range(board.squares + 1)]
+    for a, b in board.ladders:
         names[a] = f"Square {a}: ladder up to {b}"
-    for a, b in board["chutes"]:
+    for a, b in board.chutes:
         names[a] = f"Square {a}: chute down to {b}"
-    names[board["squares"]] = f"Square {board['squares']}: the finish"
+    names[board.squares] = f"Square {board.squares}: the finish"
     return names
 
 
-def board_figure(board: dict[str, Any]) -> go.Figure:
+def board_figure(board: BoardDefinition) -> go.Figure:
     """The board drawn from its definition: numbered zig-zag squares, ladders and chutes as arrows."""
-    width = grid_columns(board["squares"])
-    rows = -(-board["squares"] // width)
+    width = grid_columns(board.squares)
+    rows = -(-board.squares // width)
     names = square_names(board)
-    pattern = [None] + [((cell(q, width)[0] + cell(q, width)[1]) % 2) * 1.0 for q in range(1, board["squares"] + 1)]
+    pattern = [None] + [((cell(q, width)[0] + cell(q, width)[1]) % 2) * 1.0 for q in range(1, board.squares + 1)]
     z, numbers, hover = _square_grid(board, pattern, names)
     cells = go.Heatmap(z=z, customdata=hover, hovertemplate="%{customdata}<extra></extra>", showscale=False,
                        xgap=2, ygap=2, name="squares", colorscale=[[0, PLAIN[0]], [1, PLAIN[1]]], zmin=0, zmax=1)
@@ -140,23 +153,23 @@ def board_figure(board: dict[str, Any]) -> go.Figure:
     return fig
 
 
-def square_numbers(board: dict[str, Any], width: int) -> go.Scatter:
+def square_numbers(board: BoardDefinition, width: int) -> go.Scatter:
     """The square numbers as a text layer drawn last, so that no ladder or chute arrow hides them."""
-    squares = range(1, board["squares"] + 1)
+    squares = range(1, board.squares + 1)
     places = [cell(q, width) for q in squares]
     return go.Scatter(x=[c for c, _ in places], y=[r for _, r in places], text=[str(q) for q in squares],
                       mode="text", textfont={"color": "#222", "size": 12}, hoverinfo="skip", showlegend=False,
                       name="square numbers")
 
 
-def board_heatmap(board: dict[str, Any], values: list[float | None], what: str, unit: str,
+def board_heatmap(board: BoardDefinition, values: list[float | None], what: str, unit: str,
                   colorbar: str) -> go.Figure:
     """A value per square shown on the board (blank where no turn starts), jumps drawn faintly on top.
 
     The hover text is the square's name and its value, with the unit written once in the template rather
     than in every cell (a 1,000-square board has 1,000 cells); a blank square has no hover text."""
-    width = grid_columns(board["squares"])
-    rows = -(-board["squares"] // width)
+    width = grid_columns(board.squares)
+    rows = -(-board.squares // width)
     z, numbers, hover = _square_grid(board, values, square_names(board))
     heat = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}", hoverongaps=False,
                       hovertemplate=f"%{{customdata}}: %{{z:.2f}} {unit}<extra></extra>", colorscale=CIVIDIS,
@@ -169,18 +182,18 @@ def board_heatmap(board: dict[str, Any], values: list[float | None], what: str, 
 ALIVE_FEET = [[0, "#fbeef5"], [1, OKABE_ITO[4]]]
 
 
-def alive_figure(board: dict[str, Any], positions: dict[str, Any]) -> go.Figure:
+def alive_figure(board: BoardDefinition, positions: PositionSeries) -> go.Figure:
     """Where the token is after n turns, drawn as before turn 1 (alive.js shows the turn chosen with its slider):
     the board as a heat map of the chance of being on each square (blank where it is nil), the feet of chutes
     and ladders in a colour scale of their own for the rolls landing there during the turn, the share of games
     over written on the last square, and the jumps drawn faintly. A square's number is written by the heat map
     that colours it (in a colour that contrasts with it), or on a blank square in the page's text colour.
     Hover texts name each square (alive.js adds the turn's numbers)."""
-    width = grid_columns(board["squares"])
-    rows = -(-board["squares"] // width)
-    last = board["squares"]
-    feet = positions["feet"]
-    first = positions["on_square"][0]
+    width = grid_columns(board.squares)
+    rows = -(-board.squares // width)
+    last = board.squares
+    feet = positions.feet
+    first = positions.on_square[0]
     values = [None if q in feet or q == last or not first[q] else first[q] for q in range(last + 1)]
     z, numbers, hover = _square_grid(board, values, square_names(board))
     text = [[label if value is not None else "" for label, value in zip(*line)] for line in zip(numbers, z)]
@@ -212,28 +225,28 @@ def alive_figure(board: dict[str, Any], positions: dict[str, Any]) -> go.Figure:
     return fig
 
 
-def alive_data(positions: dict[str, Any]) -> dict[str, Any]:
+def alive_data(positions: PositionSeries) -> dict[str, Any]:
     """The record's positions after each turn for alive.js, compact: each value in millionths (the record
     keeps six significant digits, and nothing below 5e-7), so a chance reads to 0.0001% and a number of
     landings to six decimals, as the page shows them."""
-    return {"feet": positions["feet"], "turns": positions["turns"][-1],
-            "millionths": [[round(v * 1_000_000) for v in row] for row in positions["on_square"]]}
+    return {"feet": positions.feet, "turns": positions.turns[-1],
+            "millionths": [[round(v * 1_000_000) for v in row] for row in positions.on_square]}
 
 
 # --- game length ----------------------------------------------------------------------------------------
 
 
-def length_figure(series: dict[str, Any], cumulative: bool) -> go.Figure:
+def length_figure(series: LengthSeries, cumulative: bool) -> go.Figure:
     """Exact chance that a one-player game lasts k turns (or at most k), with the simulated shares on top."""
-    key = "cumulative" if cumulative else "probability"
-    sim_key = "simulated_cumulative" if cumulative else "simulated"
+    exact = series.cumulative if cumulative else series.probability
+    simulated = series.simulated_cumulative if cumulative else series.simulated
     what = "Game over within %{x} turns" if cumulative else "Game over on turn %{x}"
-    games = f"{series['simulated_games']:,}"
+    games = f"{series.simulated_games:,}"
     fig = go.Figure([
-        go.Scatter(x=series["turns"], y=series[sim_key], mode="markers", name=f"Simulated ({games} games)",
+        go.Scatter(x=series.turns, y=simulated, mode="markers", name=f"Simulated ({games} games)",
                    marker={"color": SIMULATED, "size": 5, "symbol": "circle-open"}, hoverinfo="skip"),
-        go.Scatter(x=series["turns"], y=series[key], mode="lines", name="Exact", line={"color": EXACT, "width": 3},
-                   customdata=series[sim_key],
+        go.Scatter(x=series.turns, y=exact, mode="lines", name="Exact", line={"color": EXACT, "width": 3},
+                   customdata=simulated,
                    hovertemplate=what + ": %{y:.4%} exactly<br>simulated: %{customdata:.4%}<extra></extra>"),
     ])
     fig.update_layout(_layout(height=420, xaxis={"title": {"text": "turns in the game"},
@@ -243,15 +256,15 @@ def length_figure(series: dict[str, Any], cumulative: bool) -> go.Figure:
     return fig
 
 
-def _shown_turns(series: dict[str, Any], share: float = 0.999) -> int:
+def _shown_turns(series: LengthSeries, share: float = 0.999) -> int:
     """Initial zoom of a length chart: up to the turn by which `share` of games are over (pan for more)."""
-    return next((k for k, c in zip(series["turns"], series["cumulative"]) if c >= share), series["turns"][-1])
+    return next((k for k, c in zip(series.turns, series.cumulative) if c >= share), series.turns[-1])
 
 
-def overlay_figure(entries: list[tuple[str, dict[str, Any]]], cumulative: bool) -> go.Figure:
+def overlay_figure(entries: list[tuple[str, LengthSeries]], cumulative: bool) -> go.Figure:
     """Several boards' exact game-length curves on one chart."""
-    key = "cumulative" if cumulative else "probability"
-    traces = [go.Scatter(x=s["turns"], y=s[key], mode="lines", name=escape(" ".join(title.split())),
+    traces = [go.Scatter(x=s.turns, y=s.cumulative if cumulative else s.probability, mode="lines",
+                         name=escape(" ".join(title.split())),
                          line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2.5,
                                "dash": ("solid", "dash", "dot", "dashdot")[i % 4]},
                          hovertemplate="%{fullData.name}<br>turn %{x}: %{y:.3%}<extra></extra>")
@@ -268,12 +281,12 @@ def overlay_figure(entries: list[tuple[str, dict[str, Any]]], cumulative: bool) 
 # --- two players ----------------------------------------------------------------------------------------
 
 
-def bounds_figure(series: dict[str, Any], exact_value: float) -> go.Figure:
+def bounds_figure(series: BoundSeries, exact_value: float) -> go.Figure:
     """The gap between the lower and upper bounds after n turns, on a log scale."""
     fig = go.Figure([
-        go.Scatter(x=series["turns"], y=series["gap"], mode="lines", name="upper − lower",
+        go.Scatter(x=series.turns, y=series.gap, mode="lines", name="upper − lower",
                    line={"color": EXACT, "width": 3},
-                   customdata=list(zip(series["lower"], series["upper"])),
+                   customdata=list(zip(series.lower, series.upper)),
                    hovertemplate="after %{x} turns: between %{customdata[0]:.12f} and %{customdata[1]:.12f}"
                                  "<br>gap %{y:.2e}<extra></extra>"),
     ])
@@ -285,7 +298,7 @@ def bounds_figure(series: dict[str, Any], exact_value: float) -> go.Figure:
     return fig
 
 
-def diagonal_figure(series: dict[str, Any]) -> go.Figure:
+def diagonal_figure(series: DiagonalSeries) -> go.Figure:
     """RobinFiveWords' picture: one square per game length along the diagonal, of side P(T = k)."""
     shapes: list[dict[str, Any]] = [
         {"type": "path", "path": "M 0 0 L 0 1 L 1 1 Z", "fillcolor": EXACT, "opacity": 0.18, "line": {"width": 0},
@@ -294,7 +307,7 @@ def diagonal_figure(series: dict[str, Any]) -> go.Figure:
         {"type": "line", "x0": 0, "y0": 0, "x1": 1, "y1": 1, "line": {"color": "#888", "width": 1, "dash": "dash"}},
     ]
     xs, ys, texts = [], [], []
-    for k, corner, side in zip(series["turns"], series["corner"], series["side"]):
+    for k, corner, side in zip(series.turns, series.corner, series.side):
         shapes.append({"type": "rect", "x0": corner, "y0": corner, "x1": corner + side, "y1": corner + side,
                        "fillcolor": SIMULATED, "opacity": 0.75, "line": {"color": CHUTE, "width": 1}})
         xs.append(corner + side / 2)
@@ -316,12 +329,11 @@ def diagonal_figure(series: dict[str, Any]) -> go.Figure:
 # --- experiments ----------------------------------------------------------------------------------------
 
 
-def dice_figure(rows: list[dict[str, Any]], key: str) -> go.Figure:
-    """Expected turns (key "expected_turns") or the first player's chance against the number of faces."""
-    shown = [r for r in rows if r[key] is not None]
-    faces = [r["faces"] for r in shown]
-    values = [float(r[key]["decimal"]) for r in shown]
-    turns = key == "expected_turns"
+def dice_figure(rows: list[DieRow], turns: bool) -> go.Figure:
+    """Expected turns (`turns`) or the first player's chance against the number of faces (where there is one)."""
+    shown = [(r.faces, r.expected_turns if turns else r.first_player_wins) for r in rows]
+    faces = [n for n, value in shown if value is not None]
+    values = [float(value.decimal) for _, value in shown if value is not None]
     fig = go.Figure([go.Scatter(
         x=faces, y=values, mode="lines+markers", name="exact", line={"color": EXACT, "width": 3},
         marker={"size": 8},
@@ -335,15 +347,15 @@ def dice_figure(rows: list[dict[str, Any]], key: str) -> go.Figure:
     return fig
 
 
-def start_figure(board: dict[str, Any], start: dict[str, Any]) -> go.Figure:
+def start_figure(board: BoardDefinition, start: StartSweep) -> go.Figure:
     """Expected game length from each starting square, on the board; squares worse than the previous one ringed."""
-    values: list[float | None] = [None] * (board["squares"] + 1)
-    for square, value in start["expected_turns_from"].items():
-        values[int(square)] = float(value["decimal"])
+    values: list[float | None] = [None] * (board.squares + 1)
+    for square, value in start.expected_turns_from.items():
+        values[int(square)] = float(value.decimal)
     fig = board_heatmap(board, values, "turns from here", "turns on average if the game started here",
                         "turns (start here)")
-    width = grid_columns(board["squares"])
-    worse = [q for q in start["worse_than_previous"] if q >= 1]
+    width = grid_columns(board.squares)
+    worse = [q for q in start.worse_than_previous if q >= 1]
     cells = [cell(q, width) for q in worse]
     fig.add_trace(go.Scatter(x=[c for c, _ in cells], y=[r for _, r in cells], mode="markers",
                              name="worse than the square before",
@@ -356,20 +368,20 @@ def start_figure(board: dict[str, Any], start: dict[str, Any]) -> go.Figure:
 JUMP_COLOUR_LIMIT = 10.0
 
 
-def jump_heatmap(board: dict[str, Any], scan: dict[str, Any]) -> go.Figure:
+def jump_heatmap(board: BoardDefinition, scan: AddJumpScan) -> go.Figure:
     """Change in the average game for each added jump: rows = where it starts, columns = where it ends."""
-    n = board["squares"] + 1
+    n = board.squares + 1
     z: list[list[float | None]] = [[None] * n for _ in range(n)]
     odd_x, odd_y, odd_text = [], [], []
-    for row in scan["jumps"]:
-        if row["delta_turns"] is None:
+    for row in scan.jumps:
+        if row.delta_turns is None:
             continue
-        value = float(row["delta_turns"]["decimal"])
-        z[row["from"]][row["to"]] = value
-        if row["counterintuitive"]:
-            odd_x.append(row["to"])
-            odd_y.append(row["from"])
-            odd_text.append(f"A {row['kind']} from {row['from']} to {row['to']}: {value:+.3f} turns "
+        value = float(row.delta_turns.decimal)
+        z[row.from_][row.to] = value
+        if row.counterintuitive:
+            odd_x.append(row.to)
+            odd_y.append(row.from_)
+            odd_text.append(f"A {row.kind} from {row.from_} to {row.to}: {value:+.3f} turns "
                             f"({'longer' if value > 0 else 'shorter'}, against intuition)")
     heat = go.Heatmap(z=z, x=list(range(n)), y=list(range(n)), colorscale="PuOr", reversescale=True, zmid=0,
                       zmin=-JUMP_COLOUR_LIMIT, zmax=JUMP_COLOUR_LIMIT, name="change",
@@ -383,8 +395,8 @@ def jump_heatmap(board: dict[str, Any], scan: dict[str, Any]) -> go.Figure:
                                                  "range": [-0.5, n - 0.5]},
                               yaxis={"title": {"text": "jump starts on square"}, "scaleanchor": "x",
                                      "constrain": "domain", "range": [-0.5, n - 0.5]}))
-    if not any(row["status"] == "changed" for row in scan["jumps"]):
-        fig.add_annotation(text=f"No added jump of length {scan['min_length']} or more changes this board's game",
+    if not any(row.status == "changed" for row in scan.jumps):
+        fig.add_annotation(text=f"No added jump of length {scan.min_length} or more changes this board's game",
                            x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False)
     return fig
 
@@ -411,10 +423,10 @@ def seats_figure(relative: dict[str, list[float]]) -> go.Figure:
     return fig
 
 
-def state_map_figure(state_map: dict[str, Any]) -> go.Figure:
+def state_map_figure(state_map: StateMap) -> go.Figure:
     """P(the player about to move wins) for every pair of squares, two players."""
-    squares = state_map["squares"]
-    heat = go.Heatmap(z=state_map["mover_wins"], x=squares, y=squares, colorscale=CIVIDIS, zmin=0, zmax=1,
+    squares = state_map.squares
+    heat = go.Heatmap(z=state_map.mover_wins, x=squares, y=squares, colorscale=CIVIDIS, zmin=0, zmax=1,
                       colorbar={"title": {"text": "mover wins", "side": "right"}, "tickformat": ".0%"},
                       hovertemplate="player to move on %{y}, other on %{x}: the mover wins %{z:.2%}<extra></extra>")
     fig = go.Figure([heat])
@@ -459,10 +471,10 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
     draw.polygon([(x1, y1), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)], fill=colour)
 
 
-def _share_board(draw: ImageDraw.ImageDraw, board: dict[str, Any], box: tuple[int, int, int, int]) -> None:
+def _share_board(draw: ImageDraw.ImageDraw, board: BoardDefinition, box: tuple[int, int, int, int]) -> None:
     """The board in `box` (left, top, right, bottom): its squares in their zig-zag, ladders and chutes as arrows."""
-    width = grid_columns(board["squares"])
-    rows = -(-board["squares"] // width)
+    width = grid_columns(board.squares)
+    rows = -(-board.squares // width)
     left, top, right, bottom = box
     side = min((right - left) // width, (bottom - top) // rows)
     top += ((bottom - top) - side * rows) // 2
@@ -473,26 +485,26 @@ def _share_board(draw: ImageDraw.ImageDraw, board: dict[str, Any], box: tuple[in
         col, row = cell(square, width)
         return left + col * side + side / 2, top + (rows - 1 - row) * side + side / 2
 
-    for square in range(1, board["squares"] + 1):
+    for square in range(1, board.squares + 1):
         col, row = cell(square, width)
         x, y = left + col * side, top + (rows - 1 - row) * side
         draw.rounded_rectangle([x + 2, y + 2, x + side - 2, y + side - 2], radius=3,
                                fill=PLAIN[(col + row) % 2])
         draw.text((x + 5, y + 3), str(square), font=numbers, fill="#8a8f95")
-    for kind, colour in (("ladders", LADDER), ("chutes", CHUTE)):
-        for a, b in board[kind]:
+    for pairs, colour in ((board.ladders, LADDER), (board.chutes, CHUTE)):
+        for a, b in pairs:
             if a >= 1 and b >= 1:
                 _arrow(draw, centre(a), centre(b), colour)
 
 
-def share_image(board: dict[str, Any], headlines: list[tuple[str, str]]) -> bytes:
+def share_image(board: BoardDefinition, headlines: list[tuple[str, str]]) -> bytes:
     """A board's 1200 × 630 PNG for link previews: its name, a few headline numbers (each a big value and the
     words under it), and the board drawn on the right. The same inputs give the same bytes."""
     image = Image.new("RGB", SHARE_SIZE, "#ffffff")
     draw = ImageDraw.Draw(image)
     draw.rectangle([0, 0, 21, SHARE_SIZE[1]], fill=SHARE_TEAL)
     x, column = 76, 560
-    title = " ".join(str(board["title"]).split())
+    title = " ".join(board.title.split())
     for size in (54, 48, 42, 36, 32, 28):
         font = _font(size)
         lines = _wrapped(title, font, column)

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from ..compute.record.criteria import SIMULATION_Z
 from ..compute.record.literature import LiteratureError, load_literature, reproduce
-from ..compute.record.schema import BoardRecord
+from ..compute.record.schema import BoardDefinition, BoardRecord, Exact, Experiments, FirstPlayer, Skipped
 from ..compute.record.words import rules_in_words
 from . import constants, figures
 from .checks import SiteError
@@ -44,20 +44,32 @@ box is opened, like the first of three players'."""
 class BoardPage:
     """One board's record and the names of its files on the site."""
 
-    record: dict[str, Any]
+    record: BoardRecord
 
     @property
     def slug(self) -> str:
-        return self.record["slug"]
+        return self.record.slug
 
     @property
     def title(self) -> str:
-        return self.record["results"]["board"]["title"]
+        return self.record.results.board.title
 
     @property
     def listed(self) -> bool:
         """Whether the board is in the menu, the home table and the comparison (its board file says)."""
-        return bool(self.record["results"]["board"].get("listed", True))
+        return self.record.results.board.listed
+
+    @property
+    def first_of_three(self) -> FirstPlayer | None:
+        """The first of three players' exact chance, where the record has it (None where it says why not)."""
+        three = self.record.players.first_of_three
+        return None if isinstance(three, Skipped) else three
+
+    @property
+    def experiments(self) -> Experiments | None:
+        """The what-if experiments, where the record has them (None where it says why not)."""
+        experiments = self.record.experiments
+        return None if isinstance(experiments, Skipped) else experiments
 
     @property
     def fraction_file(self) -> str:
@@ -66,7 +78,7 @@ class BoardPage:
     @cached_property
     def fraction_text(self) -> str:
         """The first player's exact chance as published (data/<slug>-first-player.txt): made once, it can be long."""
-        return _fraction_text(self.record)
+        return _fraction_text(self.record.results.first_player_wins)
 
     @property
     def fraction_inline(self) -> bool:
@@ -76,7 +88,12 @@ class BoardPage:
     @property
     def three_file(self) -> str | None:
         """The exact chance of the first of three players as text, where the record has it."""
-        return None if "skipped" in self.record["players"]["first_of_three"] else f"data/{self.slug}-first-of-three.txt"
+        return None if self.first_of_three is None else f"data/{self.slug}-first-of-three.txt"
+
+    @cached_property
+    def three_text(self) -> str | None:
+        """The first of three players' exact chance as published (`three_file`), where the record has it."""
+        return None if self.first_of_three is None else _fraction_text(self.first_of_three)
 
     @property
     def json_file(self) -> str:
@@ -101,8 +118,9 @@ class BoardPage:
 
     @cached_property
     def json_text(self) -> str:
-        """The record as published (data/<slug>.json)."""
-        return json.dumps(self.record, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+        """The record as published (data/<slug>.json): its JSON form, as stored."""
+        data = self.record.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
     @property
     def json_size(self) -> str:
@@ -114,8 +132,8 @@ class BoardPage:
         return size_text(len(self.fraction_text.encode()))
 
     @property
-    def three_size(self) -> str:
-        return size_text(len(_fraction_text(self.record, "three").encode()))
+    def three_size(self) -> str | None:
+        return None if self.three_text is None else size_text(len(self.three_text.encode()))
 
     @property
     def csv_size(self) -> str:
@@ -135,11 +153,17 @@ def size_text(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB"
 
 
+def _skipped(part: object) -> bool:
+    """The templates' test `part is skipped`: a part the record leaves out, saying why (`Skipped.reason`)."""
+    return isinstance(part, Skipped)
+
+
 def _environment(templates: list[Path]) -> Environment:
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)
-    env.filters["rules_in_words"] = lambda board: " ".join(rules_in_words(board))
+    env.filters["rules_in_words"] = lambda board: " ".join(rules_in_words(_definition(board)))
+    env.tests["skipped"] = _skipped
     return env
 
 
@@ -153,75 +177,79 @@ def _render(env: Environment, name: str, **context: Any) -> str:
         raise SiteError(f"templates/{name}: {exc.message}") from None
 
 
-def _fraction_text(record: dict[str, Any], players: str = "two") -> str:
-    """numerator/denominator of the first player's exact chance, with two or three players."""
-    p = record["results"]["first_player_wins"] if players == "two" else record["players"]["first_of_three"]
-    return f"{p['numerator']}/{p['denominator']}\n"
+def _fraction_text(p: Exact) -> str:
+    """numerator/denominator of an exact chance (the first of two or of three players)."""
+    return f"{p.numerator}/{p.denominator}\n"
 
 
-def _distribution_csv(record: dict[str, Any]) -> str:
-    s = record["series"]["length"]
+def _distribution_csv(record: BoardRecord) -> str:
+    s = record.series.length
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["turns", "probability", "cumulative", "simulated_share", "simulated_cumulative"])
-    for row in zip(s["turns"], s["probability"], s["cumulative"], s["simulated"], s["simulated_cumulative"]):
+    for row in zip(s.turns, s.probability, s.cumulative, s.simulated, s.simulated_cumulative):
         writer.writerow(row)
     return out.getvalue()
 
 
-def _squares_csv(record: dict[str, Any]) -> str:
+def _squares_csv(record: BoardRecord) -> str:
     """One row per square: expected turns left from it and turns begun there per game (blank where no turn
     starts), and for a jump's foot the expected rolls landing there per game (results.jump_usage; the record
     holds no landings for the other squares, so theirs is blank)."""
-    s = record["series"]["squares"]
-    landings = {j["from"]: j["per_game"]["decimal"] for j in record["results"]["jump_usage"]}
+    s = record.series.squares
+    landings = {j.from_: j.per_game.decimal for j in record.results.jump_usage}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["square", "turns_left", "visits", "landings"])
-    for square, left, visits in zip(s["square"], s["turns_left"], s["visits"]):
+    for square, left, visits in zip(s.square, s.turns_left, s.visits):
         writer.writerow([square, "" if left is None else left, "" if visits is None else visits,
                          landings.get(square, "")])
     return out.getvalue()
 
 
-def _headlines(record: dict[str, Any]) -> list[tuple[str, str]]:
+def _headlines(record: BoardRecord) -> list[tuple[str, str]]:
     """The share image's numbers: each a value and the words under it."""
-    res = record["results"]
-    return [(f"{rounded(res['expected_turns']['decimal'], 1)} turns", "on average for one player to finish"),
-            (f"{res['game_length']['median']:,} turns", "or fewer in half of all games (the median)"),
-            (f"{per_thousand(res['first_player_wins']['decimal'])} in 1,000",
+    res = record.results
+    return [(f"{rounded(res.expected_turns.decimal, 1)} turns", "on average for one player to finish"),
+            (f"{res.game_length.median:,} turns", "or fewer in half of all games (the median)"),
+            (f"{per_thousand(res.first_player_wins.decimal)} in 1,000",
              "games won by the first of two players")]
 
 
 def board_figures(page: BoardPage) -> dict[str, str]:
     """Every chart of a board page, as JSON text keyed by chart name."""
     r = page.record
-    board = r["results"]["board"]
-    series = r["series"]
-    p_first = float(r["results"]["first_player_wins"]["decimal"])
+    board = r.results.board
+    series = r.series
+    p_first = float(r.results.first_player_wins.decimal)
     figs = {
         "board": figures.board_figure(board),
-        "alive": figures.alive_figure(board, series["positions"]),
-        "length": figures.length_figure(series["length"], cumulative=False),
-        "length-cumulative": figures.length_figure(series["length"], cumulative=True),
-        "turns-left": figures.board_heatmap(board, series["squares"]["turns_left"], "expected turns left",
+        "alive": figures.alive_figure(board, series.positions),
+        "length": figures.length_figure(series.length, cumulative=False),
+        "length-cumulative": figures.length_figure(series.length, cumulative=True),
+        "turns-left": figures.board_heatmap(board, series.squares.turns_left, "expected turns left",
                                             "turns left on average", "turns left"),
-        "visits": figures.board_heatmap(board, series["squares"]["visits"], "expected visits",
+        "visits": figures.board_heatmap(board, series.squares.visits, "expected visits",
                                         "turns begun here per game, on average", "turns begun here"),
-        "bounds": figures.bounds_figure(series["bounds"], p_first),
-        "diagonal": figures.diagonal_figure(series["diagonal"]),
-        "seats": figures.seats_figure(r["players"]["seats_vs_fair_share"]),
-        "state-map": figures.state_map_figure(r["players"]["state_map"]),
+        "bounds": figures.bounds_figure(series.bounds, p_first),
+        "diagonal": figures.diagonal_figure(series.diagonal),
+        "seats": figures.seats_figure(r.players.seats_vs_fair_share),
+        "state-map": figures.state_map_figure(r.players.state_map),
     }
-    if "skipped" not in r["experiments"]:
-        x = r["experiments"]
+    x = page.experiments
+    if x is not None:
         figs.update({
-            "dice-turns": figures.dice_figure(x["dice"]["dice"], "expected_turns"),
-            "dice-first": figures.dice_figure(x["dice"]["dice"], "first_player_wins"),
-            "start": figures.start_figure(board, x["start"]),
-            "add-jump": figures.jump_heatmap(board, x["add_jump"]),
+            "dice-turns": figures.dice_figure(x.dice.dice, turns=True),
+            "dice-first": figures.dice_figure(x.dice.dice, turns=False),
+            "start": figures.start_figure(board, x.start),
+            "add-jump": figures.jump_heatmap(board, x.add_jump),
         })
     return {name: figures.to_json(fig) for name, fig in figs.items()}
+
+
+def _definition(board: BoardDefinition) -> dict[str, Any]:
+    """A board's definition as the plain mapping the rule sentences read (keys absent where a rule is not set)."""
+    return board.model_dump(exclude_none=True)
 
 
 def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tuple[BoardPage, list[str]]]]]:
@@ -229,32 +257,34 @@ def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tupl
     die and start, one fair die and no roll-again. Each variant comes with the sentences of its rules that the
     plain board's rules do not have (what the family changed)."""
     def layout(page: BoardPage) -> tuple:
-        b = page.record["results"]["board"]
-        return b["squares"], b["die"], b["start"], tuple(map(tuple, b["ladders"])), tuple(map(tuple, b["chutes"]))
+        b = page.record.results.board
+        return b.squares, b.die, b.start, tuple(map(tuple, b.ladders)), tuple(map(tuple, b.chutes))
 
     def plain(page: BoardPage) -> bool:
-        b = page.record["results"]["board"]
-        return b["roll_again_on"] is None and b["overshoot"] == "stay" and not any(
-            b.get(key) for key in ("enter_on", "dice", "weights"))
+        b = page.record.results.board
+        return b.roll_again_on is None and b.overshoot == "stay" and not (b.enter_on or b.dice or b.weights)
+
+    def words(page: BoardPage) -> list[str]:
+        return rules_in_words(_definition(page.record.results.board))
 
     groups = []
     for base in (p for p in pages if plain(p)):
-        words = set(rules_in_words(base.record["results"]["board"]))
-        variants = [(p, [s for s in rules_in_words(p.record["results"]["board"]) if s not in words])
+        known = set(words(base))
+        variants = [(p, [s for s in words(p) if s not in known])
                     for p in pages if p is not base and layout(p) == layout(base) and not plain(p)]
         if variants:
             groups.append((base, variants))
     return groups
 
 
-def board_pages(records: list[dict[str, Any]]) -> tuple[list[BoardPage], list[BoardPage]]:
+def board_pages(records: list[BoardRecord]) -> tuple[list[BoardPage], list[BoardPage]]:
     """Every board's page in slug order, and those in the menu, the home table and the comparison: the
     listed ones (a site of test boards only lists them all)."""
-    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r["slug"])]
+    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r.slug)]
     return pages, [p for p in pages if p.listed] or pages
 
 
-def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = None,
+def render_pages(records: list[BoardRecord], templates: list[Path] | None = None,
                  sources: list[Path] | None = None, built: date | None = None) -> dict[str, str | bytes | Path]:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
 
@@ -263,35 +293,34 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
     env = _environment(templates or [DEFAULT_TEMPLATES])
     built = built or datetime.now(UTC).date()
     for record in records:
-        for name in ("expected_turns", "first_player_wins"):
-            row = record["checks"][name]
-            if not row["agrees"]:
-                raise SiteError(f"{record['slug']}: the simulated {name.replace('_', ' ')} is "
-                                f"{row['standard_errors_apart']} standard errors from the exact value (more than "
-                                f"{record['checks']['criterion']:g}): not publishing a page that disagrees with itself")
+        checks = record.checks
+        for name, row in (("expected turns", checks.expected_turns), ("first player wins", checks.first_player_wins)):
+            if not row.agrees:
+                raise SiteError(f"{record.slug}: the simulated {name} is {row.standard_errors_apart} standard errors "
+                                f"from the exact value (more than {checks.criterion:g}): not publishing a page that "
+                                "disagrees with itself")
     pages, listed = board_pages(records)
     files: dict[str, str | bytes | Path] = {}
     common = {"boards": listed}
     files["index.md"] = _render(env, "index.md.j2", **common)
-    curves = [(p.title, p.record["series"]["length"]) for p in listed]
+    curves = [(p.title, p.record.series.length) for p in listed]
     files["compare.md"] = _render(env, "compare.md.j2",
         **common, overlay=figures.to_json(figures.overlay_figure(curves, cumulative=False)),
         overlay_cumulative=figures.to_json(figures.overlay_figure(curves, cumulative=True)),
-        tables={"compare-length": overlay_table(curves, "probability", "Chance of each game length, per board"),
-                "compare-cumulative": overlay_table(curves, "cumulative",
-                                                    "Chance the game is over by each turn, per board")})
+        tables={"compare-length": overlay_table(curves, False, "Chance of each game length, per board"),
+                "compare-cumulative": overlay_table(curves, True, "Chance the game is over by each turn, per board")})
     groups = house_rule_groups(listed)
     if groups:
         files["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, charts={
             base.slug: figures.to_json(figures.overlay_figure(
-                [(p.title, p.record["series"]["length"]) for p in [base] + [v for v, _ in variants]], cumulative=True))
+                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True))
             for base, variants in groups})
     literature = next((folder / LITERATURE for folder in (sources or [DEFAULT_SITE_SRC])
                        if (folder / LITERATURE).is_file()), None)
     if literature is not None:
-        page = _literature_page(env, literature, pages)
-        if page is not None:
-            files["literature.md"] = page
+        compared = _literature_page(env, literature, pages)
+        if compared is not None:
+            files["literature.md"] = compared
     files["design.md"] = _render(env, "design.md.j2", boards=figures.safe_json(design_boards(listed)),
                                  length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE),
                                  within=constants.site_constants()["WITHIN"])
@@ -300,21 +329,21 @@ def render_pages(records: list[dict[str, Any]], templates: list[Path] | None = N
     files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     for page in pages:
         charts = board_figures(page)
-        calculator = figures.safe_json(page.record["players"]["calculator"])
-        alive = figures.safe_json(figures.alive_data(page.record["series"]["positions"]))
+        calculator = figures.safe_json(page.record.players.calculator.model_dump(mode="json"))
+        alive = figures.safe_json(figures.alive_data(page.record.series.positions))
         files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
                                                   in_menu=page in listed, alive=alive,
                                                   jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
-                                                  tables=board_tables(page.record, list(charts)),
+                                                  tables=board_tables(page.record, page.experiments, list(charts)),
                                                   build_year=str(built.year),
                                                   build_date=f"{built.day} {built:%B} {built.year}")
         files[page.json_file] = page.json_text
         files[page.fraction_file] = page.fraction_text
-        if page.three_file:
-            files[page.three_file] = _fraction_text(page.record, "three")
+        if page.three_file and page.three_text:
+            files[page.three_file] = page.three_text
         files[page.csv_file] = _distribution_csv(page.record)
         files[page.squares_file] = _squares_csv(page.record)
-        files[page.share_file] = figures.share_image(page.record["results"]["board"], _headlines(page.record))
+        files[page.share_file] = figures.share_image(page.record.results.board, _headlines(page.record))
     for folder in reversed(sources or [DEFAULT_SITE_SRC]):
         for source in sorted(folder.rglob("*")):
             rel = source.relative_to(folder)
@@ -341,8 +370,8 @@ DESIGN_LENGTH_FIGURE = {
 
 def design_boards(pages: list[BoardPage]) -> list[dict[str, Any]]:
     """The boards a reader can start a design from: each listed board's definition from its record."""
-    keys = ("slug", "title", "squares", "die", "overshoot", "roll_again_on", "start", "ladders", "chutes")
-    return [{key: p.record["results"]["board"][key] for key in keys} for p in pages]
+    fields = {"slug", "title", "squares", "die", "overshoot", "roll_again_on", "start", "ladders", "chutes"}
+    return [p.record.results.board.model_dump(mode="json", include=fields) for p in pages]
 
 
 def _literature_page(env: Environment, path: Path, pages: list[BoardPage]) -> str | None:
@@ -391,13 +420,12 @@ def write_docs(files: dict[str, str | bytes | Path], out_dir: Path) -> list[str]
     return changed
 
 
-def load_record(path: Path) -> dict[str, Any]:
-    """A cached board record, validated against its typed model, as plain JSON data for the templates."""
+def load_record(path: Path) -> BoardRecord:
+    """A cached board record, validated against its typed model: what the pages, tables, figures and templates read."""
     try:
-        model = BoardRecord.model_validate_json(Path(path).read_bytes())
+        return BoardRecord.model_validate_json(Path(path).read_bytes())
     except ValidationError as exc:
         raise SiteError(f"{path}: not a board record ({exc.errors()[0]['msg']})") from None
-    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 def record_schema() -> dict[str, Any]:
@@ -415,7 +443,7 @@ def schema_parts(schema: dict[str, Any]) -> list[dict[str, Any]]:
             for p in parts if p.get("properties")]
 
 
-def site_nav(records: list[dict[str, Any]], files: dict[str, Any]) -> list[Any]:
+def site_nav(records: list[BoardRecord], files: dict[str, Any]) -> list[Any]:
     """The site's navigation, from the records: home, one entry per listed board (a board file that says
     `listed = false` is built but not in the menu), "Design a board", then comparison, literature, method
     and data where the site has them."""

@@ -25,6 +25,7 @@ from helpers import (
 )
 from playwright.sync_api import Browser, sync_playwright
 
+from chutes.compute.record.schema import BoardRecord
 from chutes.compute.solve.chain import TurnChain
 
 
@@ -102,6 +103,12 @@ def bundled_records(bundled_project) -> list[dict]:
         assert record is not None, problem
         records.append(record)
     return records
+
+
+@pytest.fixture(scope="session")
+def bundled_models(bundled_records: list[dict]) -> list[BoardRecord]:
+    """The same records as the build stage reads them: their typed models."""
+    return [BoardRecord.model_validate(r) for r in bundled_records]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -9,12 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import board_file
 
 from chutes.compute.board.file import load_board
-from chutes.compute.board.model import BoardError
+from chutes.compute.board.problems import BoardError
 from chutes.compute.numbers import fraction_from_json
-from chutes.compute.record.build import cache_key
-from chutes.compute.stage import cached_record, load_all, update
+from chutes.compute.record import build as assemble
+from chutes.compute.record.build import board_record, cache_key
+from chutes.compute.record.schema import BoardRecord, ComputedRecord, Experiments, FirstPlayer, Skipped
+from chutes.compute.solve import threeplayer
+from chutes.compute.stage import cached_record, load_all, stored_record, update
+from chutes.compute.store.files import dumps
 from chutes.compute.store.results import ResultCache
 from chutes.site_build.project import BUNDLED_BOARDS
 
@@ -76,6 +81,50 @@ def test_record_content(boards_dir: Path, tmp_path: Path) -> None:
     assert length["cumulative"][-1] >= 1 - 1e-6
     gap = record["series"]["bounds"]["gap"]
     assert all(a >= b for a, b in zip(gap, gap[1:])), "the bounds only ever close in"
+
+
+def test_a_record_is_built_through_its_model_and_stored_as_its_json(tmp_path: Path) -> None:
+    """board_record returns the typed record, its parts computed (the short test board has them all); the cache
+    stores the model's JSON form, which reads back to the same record and the same bytes."""
+    record = board_record(load_board(board_file("short")), experiments_dir=tmp_path / "experiments")
+    assert isinstance(record, ComputedRecord) and not isinstance(record, BoardRecord)
+    assert isinstance(record.experiments, Experiments) and isinstance(record.players.first_of_three, FirstPlayer)
+    path = ResultCache(tmp_path).store(record)
+    stored = BoardRecord.model_validate_json(path.read_bytes())
+    assert stored.model_dump(exclude={"checksum"}) == record.model_dump()
+    assert dumps(stored.model_dump(mode="json", by_alias=True, exclude_unset=True)) == path.read_bytes()
+
+
+def test_a_part_left_out_is_skipped_in_the_model_and_in_the_json(monkeypatch) -> None:
+    """The experiments and the first of three players' chance, left out, are `Skipped` parts with the reason;
+    in JSON each is {"skipped": reason}, read back as the same part."""
+    monkeypatch.setattr(threeplayer, "THREE_PLAYER_BUDGET", -1.0)
+    record = board_record(load_board(board_file("short")), experiments=False)
+    three, experiments = record.players.first_of_three, record.experiments
+    assert isinstance(three, Skipped) and three.reason.startswith("left out: it would take about")
+    assert isinstance(experiments, Skipped) and "boards of up to 120 squares" in experiments.reason
+    data = record.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    assert data["experiments"] == {"skipped": experiments.reason}
+    assert data["players"]["first_of_three"] == {"skipped": three.reason}
+    again = BoardRecord.model_validate({**data, "checksum": ""})
+    assert (again.players.first_of_three, again.experiments) == (three, experiments)
+
+
+def test_a_renamed_field_is_refused_when_the_record_is_computed(tmp_path: Path, monkeypatch) -> None:
+    """A part computed with a field its model does not have (here a renamed one) stops the board before
+    anything is stored, naming the field."""
+    solve = assemble.solve
+
+    def renamed(board):
+        results = solve(board)
+        results["states"] = results.pop("turn_states")
+        return results
+
+    monkeypatch.setattr(assemble, "solve", renamed)
+    with pytest.raises(ArithmeticError, match=r"^tiny: the computed record is not plausible: implausible record: "
+                                              r"results\.turn_states: Field required \(and 1 more\)$"):
+        stored_record(load_board(BUNDLED_BOARDS / "tiny.toml"), tmp_path, force=False, jobs=1, progress=False)
+    assert list(tmp_path.glob("*.json")) == []
 
 
 @pytest.mark.parametrize("damage", ["truncate", "edit", "garbage", "empty"])

@@ -8,6 +8,7 @@ import pytest
 from helpers import BUNDLED
 
 from chutes.compute.record.literature import Figure, compare, load_literature, reproduce, value_at
+from chutes.compute.record.schema import BoardRecord, Exact
 from chutes.site_build.project import DEFAULT_SITE_SRC
 
 LITERATURE = load_literature(DEFAULT_SITE_SRC / "literature.toml")
@@ -18,8 +19,8 @@ def test_the_published_boards_are_bundled() -> None:
     assert {f.board for f in LITERATURE.figures} <= set(BUNDLED)
 
 
-def test_every_figure_agrees_or_differs_as_the_page_says(bundled_records: list[dict]) -> None:
-    records = {r["slug"]: r for r in bundled_records}
+def test_every_figure_agrees_or_differs_as_the_page_says(bundled_models: list[BoardRecord]) -> None:
+    records = {r.slug: r for r in bundled_models}
     comparisons = reproduce(LITERATURE, records)
     assert len(comparisons) == len(LITERATURE.figures) >= 40
     wrong = [(c.figure.board, c.figure.quantity, c.figure.published, c.ours, c.how) for c in comparisons
@@ -28,9 +29,9 @@ def test_every_figure_agrees_or_differs_as_the_page_says(bundled_records: list[d
     assert all(c.figure.why for c in comparisons if not c.agrees), "every disagreement is explained"
 
 
-def test_the_page_shows_the_comparison(built_site: Path, bundled_records: list[dict]) -> None:
+def test_the_page_shows_the_comparison(built_site: Path, bundled_models: list[BoardRecord]) -> None:
     html = (built_site / "literature" / "index.html").read_text()
-    agree = sum(c.agrees for c in reproduce(LITERATURE, {r["slug"]: r for r in bundled_records}))
+    agree = sum(c.agrees for c in reproduce(LITERATURE, {r.slug: r for r in bundled_models}))
     assert f"{agree} of the {len(LITERATURE.figures)} figures" in html
     assert "Hochman" in html and "exactly 254" in html
     assert 'href="https://github.com/kalyaninagaraj/Snakes-And-Ladders" rel="noreferrer"' in html
@@ -48,7 +49,7 @@ def test_the_page_shows_the_comparison(built_site: Path, bundled_records: list[d
 def test_each_kind_of_comparison_can_fail(published: str, ours: dict, kind: str, agrees: bool) -> None:
     figure = Figure(source="s", board="b", rule="r", quantity="q", published=published, ours="x", compare=kind,
                     games=100_000 if kind == "simulation" else None)
-    assert compare(figure, {"x": ours})[1] is agrees
+    assert compare(figure, {"x": Exact.model_validate(ours)})[1] is agrees
 
 
 def test_keys_reach_list_items_by_field_and_names_with_dots() -> None:
@@ -56,3 +57,13 @@ def test_keys_reach_list_items_by_field_and_names_with_dots() -> None:
     assert value_at(record, "a.97.5") == 106
     assert value_at(record, "a.rows[from=28].v") == 2
     assert value_at(record, "a.rows[0].v") == 1
+
+
+def test_keys_name_the_record_model_fields_as_in_its_json(bundled_models: list[BoardRecord]) -> None:
+    """On the typed record a key is the JSON's path: a field under its JSON name ("from", not from_)."""
+    classic = next(r for r in bundled_models if r.slug == "classic")
+    chute = next(j for j in classic.results.jump_usage if j.from_ == 28)
+    assert value_at(classic, "results.jump_usage[from=28].per_game") == chute.per_game
+    assert value_at(classic, "results.game_length.percentiles.97.5") == classic.results.game_length.percentiles["97.5"]
+    with pytest.raises(KeyError):
+        value_at(classic, "results.jump_usage[0].from_")

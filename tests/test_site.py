@@ -15,6 +15,7 @@ from helpers import new_project
 
 from chutes.cli import compute_stage
 from chutes.compute.numbers import fraction_from_json
+from chutes.compute.record.schema import BoardRecord
 from chutes.site_build import figures, pages, pipeline
 from chutes.site_build.checks import SiteError, broken_links, outside_references
 from chutes.site_build.project import DEFAULT_TEMPLATES
@@ -143,24 +144,39 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
     assert [p.name for p in site.parent.iterdir() if ".chutes-" in p.name] == [], "no staging folder is left"
 
 
-def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path, bundled_records: list[dict]) -> None:
+def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path,
+                                                             bundled_models: list[BoardRecord]) -> None:
     docs = tmp_path / "docs"
-    files = pages.render_pages(bundled_records)
+    files = pages.render_pages(bundled_models)
     assert pages.write_docs(files, docs)
     assert pages.write_docs(files, docs) == []
     (docs / "stale.md").write_text("old")
     assert pages.write_docs(files, docs) == ["stale.md"] and not (docs / "stale.md").exists()
 
 
-def test_a_broken_template_is_one_line_naming_it(bundled_records: list[dict], tmp_path: Path, monkeypatch) -> None:
+def test_a_broken_template_is_one_line_naming_it(bundled_models: list[BoardRecord], tmp_path: Path) -> None:
     templates = tmp_path / "templates"
     templates.mkdir()
     (templates / "data.md.j2").write_text("# Data\n\n{% for p in boards %}\n{{ p.nothing_here }\n")
     with pytest.raises(SiteError, match=r"^templates/data.md.j2:4: "):
-        pages.render_pages(bundled_records, [templates, DEFAULT_TEMPLATES])
+        pages.render_pages(bundled_models, [templates, DEFAULT_TEMPLATES])
     (templates / "data.md.j2").write_text("{{ boards[0].no_such_field }}\n")
     with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*no_such_field"):
-        pages.render_pages(bundled_records, [templates, DEFAULT_TEMPLATES])
+        pages.render_pages(bundled_models, [templates, DEFAULT_TEMPLATES])
+
+
+def test_a_template_reads_the_record_by_its_fields(bundled_models: list[BoardRecord], tmp_path: Path) -> None:
+    """Templates get the typed record: a field that is not in the model (a renamed one) stops the build, and a
+    part left out is told apart by the test `is skipped`, not by a key."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "data.md.j2").write_text("{{ boards[0].record.results.board.squares_count }}\n")
+    with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*squares_count"):
+        pages.render_pages(bundled_models, [templates, DEFAULT_TEMPLATES])
+    (templates / "data.md.j2").write_text("{% for p in boards %}{{ p.slug }}: "
+                                          "{{ p.record.players.first_of_three is skipped }}\n{% endfor %}")
+    data = pages.render_pages(bundled_models, [templates, DEFAULT_TEMPLATES])["data.md"]
+    assert "noordenbos: True" in data and "classic: False" in data
 
 
 def _meta(html: str, name: str) -> str:
@@ -245,7 +261,8 @@ def test_each_board_page_shares_an_image_of_its_own(built_site: Path, bundled_re
                       f"{res['game_length']['median']} turns or fewer in half of all games",
                       f"{per_thousand(res['first_player_wins']['decimal'])} in 1,000 games"):
             assert plain(words) in alt, (slug, words, alt)
-        again = figures.share_image(res["board"], pages._headlines(record))
+        model = BoardRecord.model_validate(record)
+        again = figures.share_image(model.results.board, pages._headlines(model))
         assert again == (built_site / image).read_bytes(), "the same inputs give the same bytes"
     assert len({(built_site / "data" / f"{r['slug']}-share.png").read_bytes() for r in bundled_records}) == \
         len(bundled_records), "each board its own image"
@@ -296,27 +313,29 @@ def _classic(records: list[dict]) -> dict:
 
 def test_a_long_two_player_fraction_is_linked_not_inlined(bundled_records: list[dict], monkeypatch) -> None:
     """Past INLINE_FRACTION_CHARS (page weight) the page holds a box stating the size of the text, which
-    fraction.js fills from the box's download link; the text file has the whole fraction as before."""
+    fraction.js fills from the box's download link; the text file has the whole fraction."""
     record = _classic(bundled_records)
     p = record["results"]["first_player_wins"]
     monkeypatch.setattr(pages, "INLINE_FRACTION_CHARS", 1000)
-    files = pages.render_pages([record])
+    files = pages.render_pages([BoardRecord.model_validate(record)])
     md = files["boards/classic.md"]
     assert p["numerator"][:60] not in md and p["denominator"][:60] not in md
     assert "```text" not in md and md.count('<pre class="chutes-fraction" tabindex="0">') == 2
     box = md[md.index('??? note "The whole fraction (4,453 digits over 4,453)"'):md.index("### Closing in on it")]
     text = " ".join(box.split())
-    assert f"{pages.BoardPage(record).fraction_size} of text, shown here when you open this box." in text
+    assert f"{pages.BoardPage(BoardRecord.model_validate(record)).fraction_size} of text, shown here when you open " \
+        "this box." in text
     assert '[download it as a text file](../data/classic-first-player.txt){ download="classic-first-player.txt" }' \
         in text and '<pre class="chutes-fraction"' in text
     assert files["data/classic-first-player.txt"] == f"{p['numerator']}/{p['denominator']}\n"
     monkeypatch.undo()
-    assert f"```text\n    {p['numerator']}/{p['denominator']}\n" in pages.render_pages([record])["boards/classic.md"]
+    again = pages.render_pages([BoardRecord.model_validate(record)])["boards/classic.md"]
+    assert f"```text\n    {p['numerator']}/{p['denominator']}\n" in again
 
 
 def _state_map_text(record: dict) -> str:
     """The "Who is ahead" section of the record's board page, its lines joined."""
-    md = pages.render_pages([record])[f"boards/{record['slug']}.md"]
+    md = pages.render_pages([BoardRecord.model_validate(record)])[f"boards/{record['slug']}.md"]
     return " ".join(md[md.index("### Who is ahead"):md.index("### Try it")].split())
 
 

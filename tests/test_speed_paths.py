@@ -1,8 +1,8 @@
 """The fast paths give the answers of the straightforward ones.
 
 The game-length distribution keeps exact terms only as far as the reported values need them (integer
-numerators over sᵏ, no fraction per term), with floats beyond. Here a reference implementation of the way
-it used to be done (a reduced fraction per term, kept until the tail is below 10⁻³⁰ or the denominators
+numerators over sᵏ, no fraction per term), with floats beyond. Here a straightforward reference
+implementation (a reduced fraction per term, kept until the tail is below 10⁻³⁰ or the denominators
 pass 40,000 bits, then floats) checks every landmark `solve` reports, to the digit, and every chart series
 to within one unit of its 12th significant digit, on every bundled board and on random boards.
 """
@@ -64,7 +64,7 @@ class Reference:
                 break
         self.tail = alive
         self.floats: list[float] = []
-        self.survival: list[float] = []  # P(T > k) from the float iteration (the old code subtracted terms)
+        self.survival: list[float] = []  # P(T > k) from the float iteration itself, not 1 minus the terms
         x = np.array([float(Fraction(v, power)) for v in vector])
         while alive > 0 and x.sum() >= 1e-15 and len(self.exact) + len(self.floats) < 100_000:
             self.floats.append(float(x @ c.r_float))
@@ -109,7 +109,7 @@ class Reference:
         return out
 
     def series(self) -> dict[str, dict[str, Any]]:
-        """The length, bounds and diagonal series as the old code drew them (with the caps of a long board)."""
+        """The length, bounds and diagonal series drawn from the reference terms (with the caps of a long board)."""
         pmf = [float(p) for p in self.exact] + self.floats
         cumulative: list[float] = []
         for total in self.cumulative:

@@ -7,7 +7,6 @@ the record's fields are described in `compute.record`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -24,7 +23,7 @@ from ..store.files import key_of
 from .checks import three_ways
 from .positions import position_series
 from .results import solve
-from .schema import SCHEMA_VERSION
+from .schema import SCHEMA_VERSION, ComputedRecord, Experiments, FirstPlayer, Skipped
 from .series import bound_series, diagonal_series, length_series, square_series
 
 SIMULATED_GAMES = 1_000_000
@@ -42,10 +41,11 @@ def cache_key(board: Board) -> str:
 
 
 def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 1, force: bool = False,
-                 experiments: bool = True, progress: bool | None = None) -> dict[str, Any]:
-    """Everything the site shows about one board: exact results, chart series, three-way checks, experiments.
+                 experiments: bool = True, progress: bool | None = None) -> ComputedRecord:
+    """Everything the site shows about one board: exact results, chart series, three-way checks, experiments,
+    validated by its model (a pydantic ValidationError if any part is implausible or not of its layout).
 
-    The experiments are left out (the reason under "skipped") when `experiments` is false, the board has
+    The experiments are left out (`Skipped`, with the reason) when `experiments` is false, the board has
     more than EXPERIMENTS_MAX_SQUARES squares (`chutes experiment` still runs them on request) or house
     rules (the die-size and added-jump experiments are written for one fair die and an unlimited roll-again).
     With `jobs` = 1 everything runs in this process. `progress` goes to the experiments' sweeps (tqdm bars:
@@ -54,7 +54,7 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
     chain = turn_chain(board)
     dist = chain.distribution
     first, second = two_player_games(board, SIMULATED_GAMES, SIMULATION_SEED)
-    return {
+    return ComputedRecord.model_validate({
         "schema": SCHEMA_VERSION,
         "version": __version__,
         "key": cache_key(board),
@@ -72,20 +72,20 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
                     **players_record(chain)},
         "experiments": _experiments(board, experiments_dir, jobs, force, progress)
         if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES and not board.house_rules else
-        {"skipped": f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"
-                    if not board.house_rules else
-                    "computed for boards without house rules (a roll to enter, several dice, weighted faces "
-                    "or a roll-again limit)"},
-    }
+        Skipped(skipped=f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"
+                if not board.house_rules else
+                "computed for boards without house rules (a roll to enter, several dice, weighted faces "
+                "or a roll-again limit)"),
+    })
 
 
-def first_of_three(chain: TurnChain, parallel: bool | None = None) -> dict[str, Any]:
+def first_of_three(chain: TurnChain, parallel: bool | None = None) -> FirstPlayer | Skipped:
     """The exact chance that the first of three players wins, if it fits the budget (else why not)."""
     seconds = threeplayer.estimated_seconds(chain)
     if seconds > threeplayer.THREE_PLAYER_BUDGET:
-        return {"skipped": f"left out: it would take about {seconds:.0f} s, more than the "
-                           f"{threeplayer.THREE_PLAYER_BUDGET:.0f} s this site allows one board"}
-    return fraction_json(threeplayer.first_of_three_wins(chain, parallel))
+        return Skipped(skipped=f"left out: it would take about {seconds:.0f} s, more than the "
+                               f"{threeplayer.THREE_PLAYER_BUDGET:.0f} s this site allows one board")
+    return FirstPlayer.model_validate(fraction_json(threeplayer.first_of_three_wins(chain, parallel)))
 
 
 EXPERIMENT_SECONDS = 2.5
@@ -107,9 +107,10 @@ def record_seconds(board: Board) -> float:
 
 
 def _experiments(board: Board, folder: Path | None, jobs: int, force: bool,
-                 progress: bool | None = None) -> dict[str, Any]:
-    return {"dice": sweeps.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
-            "start": sweeps.start(board),
-            "add_jump": sweeps.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)}
+                 progress: bool | None = None) -> Experiments:
+    return Experiments.model_validate(
+        {"dice": sweeps.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
+         "start": sweeps.start(board),
+         "add_jump": sweeps.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)})
 
 

@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..numbers import fraction_from_json
 from .criteria import SIMULATION_Z
+from .schema import BoardRecord, Exact
 
 DOUBLE_AGREEMENT = Fraction(1, 10**12)
 """A figure computed in double precision agrees when its relative difference from ours is below this."""
@@ -97,9 +97,22 @@ def load_literature(path: Path) -> Literature:
     return literature
 
 
-def value_at(record: Mapping[str, Any], key: str) -> Any:
-    """The value at a dotted key: names, [n] for a list item, [field=value] for the item with that field.
-    A name may itself contain dots (percentiles such as 97.5): the longest name present is taken."""
+def _member(value: Any, name: str) -> Any:
+    """`value`'s member called `name`: a mapping's key, or a model's field by its name in the record's JSON (its
+    alias, such as "from"); KeyError if it has none."""
+    if isinstance(value, Mapping):
+        return value[name]
+    if isinstance(value, BaseModel):
+        for field, info in type(value).model_fields.items():
+            if (info.alias or field) == name:
+                return getattr(value, field)
+    raise KeyError(name)
+
+
+def value_at(record: BoardRecord | Mapping[str, Any], key: str) -> Any:
+    """The value at a dotted key of a board record (its model, or any JSON-like mapping): names as in the
+    record's JSON, [n] for a list item, [field=value] for the item with that field. A name may itself contain
+    dots (percentiles such as 97.5): the longest name present is taken."""
     value: Any = record
     rest = key
     while rest:
@@ -108,25 +121,25 @@ def value_at(record: Mapping[str, Any], key: str) -> Any:
             rest = rest.removeprefix(".")
             if "=" in inside:
                 field, _, wanted = inside.partition("=")
-                value = next(item for item in value if str(item[field]) == wanted)
+                value = next(item for item in value if str(_member(item, field)) == wanted)
             else:
                 value = value[int(inside)]
             continue
         names = re.split(r"(?=[.\[])", rest)
         for n in range(len(names), 0, -1):
-            candidate = "".join(names[:n])
-            if isinstance(value, Mapping) and candidate in value:
-                value, rest = value[candidate], "".join(names[n:]).removeprefix(".")
-                break
+            try:
+                value = _member(value, "".join(names[:n]))
+            except KeyError:
+                continue
+            rest = "".join(names[n:]).removeprefix(".")
+            break
         else:
             raise KeyError(key)
     return value
 
 
-def _exact(value: Any) -> Fraction:
-    if isinstance(value, Mapping):
-        return fraction_from_json(value)
-    return Fraction(value)
+def _exact(value: Exact | int | str) -> Fraction:
+    return value.fraction if isinstance(value, Exact) else Fraction(value)
 
 
 def _decimals(text: str) -> int:
@@ -138,7 +151,7 @@ def _rounded(value: Fraction | Decimal, places: int) -> Decimal:
     return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
 
 
-def compare(figure: Figure, record: Mapping[str, Any]) -> tuple[str, bool, str]:
+def compare(figure: Figure, record: BoardRecord | Mapping[str, Any]) -> tuple[str, bool, str]:
     """Our value as shown next to the published one, whether they agree, and how that was decided."""
     value = value_at(record, figure.ours)
     if figure.compare == "whole":
@@ -163,16 +176,16 @@ def compare(figure: Figure, record: Mapping[str, Any]) -> tuple[str, bool, str]:
     return shown, z <= SIMULATION_Z, f"{z:.1f} standard errors apart (agreement: within {SIMULATION_Z:g})"
 
 
-def _spread(record: Mapping[str, Any], figure: Figure, exact: Fraction) -> float:
+def _spread(record: BoardRecord | Mapping[str, Any], figure: Figure, exact: Fraction) -> float:
     """The standard deviation of one simulated game's contribution: of the game length for an average,
     of a yes/no outcome for a share."""
     if figure.ours == "results.expected_turns":
-        return math.sqrt(float(_exact(record["results"]["variance"])))
+        return math.sqrt(float(_exact(value_at(record, "results.variance"))))
     p = float(exact)
     return math.sqrt(p * (1 - p))
 
 
-def reproduce(literature: Literature, records: Mapping[str, Mapping[str, Any]]) -> list[Comparison]:
+def reproduce(literature: Literature, records: Mapping[str, BoardRecord]) -> list[Comparison]:
     """Every published figure next to ours (figures on boards without a record are left out)."""
     out = []
     for figure in literature.figures:

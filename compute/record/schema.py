@@ -14,7 +14,16 @@ from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 import gmpy2
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
@@ -25,12 +34,6 @@ SCHEMA_VERSION = 9
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Open(BaseModel):
-    """A part whose inner layout is checked by the exact values and probabilities it holds, not key by key."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
 
 
 class Exact(_Model):
@@ -74,6 +77,36 @@ class ExactProbability(Exact):
         if not 0 <= gmpy2.mpz(self.numerator) <= gmpy2.mpz(self.denominator):
             raise ValueError(f"a probability must lie in [0, 1], got {self.decimal[:20]}")
         return self
+
+
+class ExactValue(Exact):
+    """An exact value beside certified ones, marked as exact."""
+
+    exact: Literal[True]
+
+
+class ExactChance(ExactProbability):
+    """An exact probability beside double-precision ones, marked as exact."""
+
+    exact: Literal[True]
+
+
+class DoubleChance(_Model):
+    """A probability in double precision, marked as not exact."""
+
+    decimal: str
+    exact: Literal[False]
+
+    @field_validator("decimal")
+    @classmethod
+    def _probability(cls, decimal: str) -> str:
+        try:
+            inside = 0 <= Decimal(decimal) <= 1
+        except InvalidOperation:
+            inside = False
+        if not inside:
+            raise ValueError(f"a probability must lie in [0, 1], got {decimal[:20]}")
+        return decimal
 
 
 class FirstPlayer(ExactProbability):
@@ -295,27 +328,129 @@ class Calculator(_Model):
 class Skipped(_Model):
     """A result left out, and why."""
 
-    skipped: str
+    reason: str = Field(alias="skipped")
+
+
+def _computed_or_skipped(part: Any) -> str:
+    """Which form a part that may be left out has: "skipped" for a `Skipped` (or its JSON {"skipped": reason}, in
+    place of the part), else "computed". The JSON needs no tag of its own: no computed part has that key."""
+    if isinstance(part, Skipped) or (isinstance(part, dict) and "skipped" in part):
+        return "skipped"
+    return "computed"
+
+
+FirstOfThree = Annotated[Annotated[FirstPlayer, Tag("computed")] | Annotated[Skipped, Tag("skipped")],
+                         Discriminator(_computed_or_skipped)]
+"""The first of three players' exact chance, or why it is left out."""
+
+
+class Rounds(_Model):
+    """Rounds until someone wins (solve.races.rounds_quantile)."""
+
+    median: int = Field(ge=1)
+    ninety: int = Field(ge=1)
 
 
 class Players(_Model):
     """Several players (compute.solve.races.players_record)."""
 
-    first_of_three: FirstPlayer | Skipped = Field(description="The exact chance that the first of three players "
-                                                              "wins (solve.threeplayer.first_of_three_wins), or "
-                                                              "why it is left out (beyond THREE_PLAYER_BUDGET).")
-    rounds: dict[str, dict[Literal["median", "ninety"], int]] = Field(
+    first_of_three: FirstOfThree = Field(description="The exact chance that the first of three players "
+                                                     "wins (solve.threeplayer.first_of_three_wins), or "
+                                                     "why it is left out (beyond THREE_PLAYER_BUDGET).")
+    rounds: dict[str, Rounds] = Field(
         description="For 1 to 4 players starting together: the median number of rounds until someone wins, and "
                     "the number within which 9 games in 10 are over (compute.solve.races.rounds_quantile).")
     seats: dict[str, list[Seat]]
     seats_vs_fair_share: dict[str, list[float]]
-    expected_rounds: dict[str, dict[str, Any]]
+    expected_rounds: dict[str, Annotated[ExactValue | Certified, Field(discriminator="exact")]] = Field(
+        description="Expected rounds until someone wins: exact for one player, certified for 2 to 8.")
     state_map: StateMap
     calculator: Calculator
 
 
-class BoardRecord(_Model):
-    """Everything the site shows about one board (compute.record.build.board_record)."""
+class DieRow(_Model):
+    """One die size (experiments.variants.die_row): null values and a note where the game can fail to end; the
+    first player's chance is exact unless a roll-again rule applies."""
+
+    faces: int = Field(ge=1)
+    expected_turns: Exact | None
+    first_player_wins: Annotated[ExactChance | DoubleChance, Field(discriminator="exact")] | None
+    note: str | None
+
+
+class Dice(_Model):
+    """Hochman's die-size experiment (experiments.sweeps.dice)."""
+
+    max_faces: int = Field(ge=1)
+    dice: list[DieRow]
+    longer_with_bigger_die: list[int] = Field(description="Die sizes n after which one more face lengthens the game.")
+
+
+class StartSweep(_Model):
+    """Hochman's starting-square experiment (experiments.variants.start_sweep)."""
+
+    expected_turns_from: dict[str, Exact]
+    worse_than_previous: list[int] = Field(description="Squares that are a worse start than the one before.")
+
+
+class AddedJump(_Model):
+    """One more chute or ladder and what it changes (experiments.variants.scan_json)."""
+
+    from_: int = Field(alias="from")
+    to: int
+    kind: Literal["ladder", "chute"]
+    status: Literal["changed", "no effect", "never ends"]
+    delta_turns: Exact | None
+    delta_first_player: float | None = Field(description="In double precision.")
+    counterintuitive: bool
+
+
+class JumpCounts(_Model):
+    """How many added jumps have each status."""
+
+    changed: int = Field(ge=0)
+    no_effect: int = Field(ge=0, alias="no effect")
+    never_ends: int = Field(ge=0, alias="never ends")
+
+
+class TopJumps(_Model):
+    """The ten added jumps that change the average game most, each way, for each kind."""
+
+    helpful_ladders: list[AddedJump]
+    harmful_chutes: list[AddedJump]
+    lengthening_ladders: list[AddedJump]
+    shortening_chutes: list[AddedJump]
+
+
+class AddJumpScan(_Model):
+    """Hochman's scan of every single added chute or ladder (experiments.variants.scan_json)."""
+
+    min_length: int = Field(ge=1)
+    candidates: int = Field(ge=0)
+    counts: JumpCounts
+    counterintuitive: int = Field(ge=0)
+    counterintuitive_ladders: int = Field(ge=0)
+    counterintuitive_chutes: int = Field(ge=0)
+    first_player_base: Probability
+    top: TopJumps
+    jumps: list[AddedJump]
+
+
+class Experiments(_Model):
+    """Hochman's what-if experiments (experiments.sweeps)."""
+
+    dice: Dice
+    start: StartSweep
+    add_jump: AddJumpScan
+
+
+ExperimentsPart = Annotated[Annotated[Experiments, Tag("computed")] | Annotated[Skipped, Tag("skipped")],
+                            Discriminator(_computed_or_skipped)]
+"""The experiments, or why they are left out."""
+
+
+class ComputedRecord(_Model):
+    """A board's record as computed (record.build.board_record), before the cache stores it with its checksum."""
 
     schema_: int = Field(alias="schema", description="The result schema's version (SCHEMA_VERSION).")
     version: str = Field(description="The package version that computed it.")
@@ -325,8 +460,22 @@ class BoardRecord(_Model):
     series: Series
     checks: Checks
     players: Players
-    experiments: _Open = Field(description="Die size, starting square, added jumps (experiments.sweeps), or why not.")
+    experiments: ExperimentsPart = Field(description="Die size, starting square, added jumps (experiments.sweeps), "
+                                                     "or why not.")
+
+
+class BoardRecord(ComputedRecord):
+    """Everything the site shows about one board (record.build.board_record)."""
+
     checksum: str
+
+
+def record_problem(exc: ValidationError) -> str:
+    """Why a record failed its model, in one line: where, what, and how many more problems it has."""
+    error = exc.errors()[0]
+    where = ".".join(str(p) for p in error["loc"]) or "(top level)"
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"implausible record: {where}: {error['msg']}{more}"
 
 
 def check_record(record: Any) -> str | None:
@@ -334,10 +483,7 @@ def check_record(record: Any) -> str | None:
     try:
         BoardRecord.model_validate(record)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"]) or "(top level)"
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        return f"implausible record: {where}: {error['msg']}{more}"
+        return record_problem(exc)
     except RecursionError:
         return "implausible record: nested too deeply"
     return None
