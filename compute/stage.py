@@ -181,7 +181,7 @@ def stored_record(board: Board, directory: Path, force: bool, jobs: int,
                               progress=progress)
     except ValidationError as exc:
         raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {record_problem(exc)}") from None
-    stored = ResultCache(directory).store(record.model_dump(mode="json", by_alias=True, exclude_unset=True))
+    stored = ResultCache(directory).store(record.json_form())
     return str(stored), time.perf_counter() - started
 
 

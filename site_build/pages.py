@@ -119,7 +119,7 @@ class BoardPage:
     @cached_property
     def json_text(self) -> str:
         """The record as published (data/<slug>.json): its JSON form, as stored."""
-        data = self.record.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        data = self.record.json_form()
         return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
     @property

@@ -3,8 +3,8 @@
 Like MkDocs, `chutes` works in the folder it is run in (or the one given with `--project`). Boards come
 from the project's `site_src/boards/`, results are cached in its `.cache/`, the site goes to its `site/`.
 The package's own templates, theme overrides, assets, method page and bundled boards are the defaults;
-a project's `templates/` and `site_src/` files override them file by file. Of the package, only its
-compiled simulation is written (by Numba, see `compute.solve.simulate`).
+a project's `templates/` and `site_src/` files override them file by file. Nothing is ever written
+inside the installed package.
 """
 
 from __future__ import annotations

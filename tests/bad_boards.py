@@ -23,7 +23,7 @@ CASES = [
     (GOOD.replace("die = 6", 'die = "six"'), "die: expected a whole number, got 'six'"),
     (GOOD.replace("die = 6", "die = 6.0"), "die: expected a whole number"),
     (GOOD.replace("die = 6", "die = true"), "die: expected a whole number"),
-    (GOOD.replace("die = 6", "dice = 6"), "unknown key 'dice' (did you mean 'die'?)"),
+    (GOOD.replace("die = 6", "dye = 6"), "unknown key 'dye' (did you mean 'die'?)"),
     (GOOD.replace("ladders", "ladder"), "unknown key 'ladder' (did you mean 'ladders'?)"),
     (GOOD.replace("squares = 20\n", ""), "squares: missing"),
     (GOOD.replace("[3, 11]", "[3, 11, 12]"), "ladders[0]: each jump is a pair [from, to]"),

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import board_file
+from helpers import board_file
 
 from chutes.compute.board.file import load_board
 from chutes.compute.board.problems import BoardError
@@ -89,10 +89,10 @@ def test_a_record_is_built_through_its_model_and_stored_as_its_json(tmp_path: Pa
     record = board_record(load_board(board_file("short")), experiments_dir=tmp_path / "experiments")
     assert isinstance(record, ComputedRecord) and not isinstance(record, BoardRecord)
     assert isinstance(record.experiments, Experiments) and isinstance(record.players.first_of_three, FirstPlayer)
-    path = ResultCache(tmp_path).store(record)
+    path = ResultCache(tmp_path).store(record.json_form())
     stored = BoardRecord.model_validate_json(path.read_bytes())
     assert stored.model_dump(exclude={"checksum"}) == record.model_dump()
-    assert dumps(stored.model_dump(mode="json", by_alias=True, exclude_unset=True)) == path.read_bytes()
+    assert dumps(stored.json_form()) == path.read_bytes()
 
 
 def test_a_part_left_out_is_skipped_in_the_model_and_in_the_json(monkeypatch) -> None:
@@ -103,7 +103,7 @@ def test_a_part_left_out_is_skipped_in_the_model_and_in_the_json(monkeypatch) ->
     three, experiments = record.players.first_of_three, record.experiments
     assert isinstance(three, Skipped) and three.reason.startswith("left out: it would take about")
     assert isinstance(experiments, Skipped) and "boards of up to 120 squares" in experiments.reason
-    data = record.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    data = record.json_form()
     assert data["experiments"] == {"skipped": experiments.reason}
     assert data["players"]["first_of_three"] == {"skipped": three.reason}
     again = BoardRecord.model_validate({**data, "checksum": ""})

@@ -90,14 +90,6 @@ def _roll_problems(board: Board) -> list[str]:
     if problems:
         return problems
     totals = dict(board.rolls)
-    largest = max(totals)
-    if board.overshoot == "bounce" and largest > board.squares:
-        if dice == 1:
-            problems.append(f"die: with overshoot = \"bounce\" the die may have at most {board.squares} faces "
-                            f"(one per square), got {die}")
-        else:
-            problems.append(f"dice: with overshoot = \"bounce\" a roll may be at most {board.squares} (the "
-                            f"squares), but {dice} dice of {die} faces make up to {largest}")
     again = board.roll_again_on
     if again is not None and again not in totals:
         if dice == 1 and not 1 <= again <= die:
@@ -107,9 +99,17 @@ def _roll_problems(board: Board) -> list[str]:
         else:
             problems.append(f"roll_again_on: {dice} dice of {die} faces never make a total of {again} "
                             f"(they make {_ranges(sorted(totals))})")
-    elif again is not None and board.roll_again_limit is None and len(totals) == 1 and die == 1:
+    largest = max(totals)
+    if board.overshoot == "bounce" and largest > board.squares:
+        if dice == 1:
+            problems.append(f"die: with overshoot = \"bounce\" the die may have at most {board.squares} faces "
+                            f"(one per square), got {die}")
+        else:
+            problems.append(f"dice: with overshoot = \"bounce\" a roll may be at most {board.squares} (the "
+                            f"squares), but {dice} dice of {die} faces make up to {largest}")
+    if again is not None and board.roll_again_limit is None and die == 1 and dice == 1:
         problems.append("roll_again_on: a 1-faced die would roll again forever")
-    elif again is not None and board.roll_again_limit is None and len(totals) == 1:
+    elif again is not None and board.roll_again_limit is None and list(totals) == [again]:
         problems.append(f"roll_again_on: every roll is a {again}, so a turn would roll again forever "
                         f"(give roll_again_limit to end it)")
     if again is None:

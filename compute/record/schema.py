@@ -463,6 +463,10 @@ class ComputedRecord(_Model):
     experiments: ExperimentsPart = Field(description="Die size, starting square, added jumps (experiments.sweeps), "
                                                      "or why not.")
 
+    def json_form(self) -> dict[str, Any]:
+        """The record as the cache stores it: plain JSON under the record's own names, unset fields left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
 
 class BoardRecord(ComputedRecord):
     """Everything the site shows about one board (record.build.board_record)."""

@@ -3,9 +3,9 @@
 The rules are written here again on purpose, from their statement on the method page and independent
 of `compute.board.rules` and the chain code, so that simulation is a genuine third check of the exact
 results. Games are split into fixed chunks, each with its own generator seeded from (seed, chunk): the
-same seed gives the same games whatever the number of threads. The compiled game loop is cached by Numba
-(`cache=True`: in `__pycache__` beside this file where it can be written, else in Numba's user cache), which
-saves about 1.5 s of compiling in every later process.
+same seed gives the same games whatever the number of threads. The game loop is compiled once per process
+(about 1.5 s), and not cached on disk: Numba would write its cache beside this file, inside the installed
+package.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _OVERSHOOT = {"stay": 0, "bounce": 1, "pass": 2}
 _MASK = (1 << 64) - 1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always")
 def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     state = state + np.uint64(0x9E3779B97F4A7C15)
     z = state
@@ -35,7 +35,7 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always")
 def _uniform(state, buffered, have, n):
     """An unbiased integer in 0..n-1 (Lemire's method on 32 random bits), with the generator's new state."""
     while True:
@@ -52,7 +52,7 @@ def _uniform(state, buffered, have, n):
     return np.int64(product >> np.uint64(32)), state, buffered, have
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(parallel=True)
 def _play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit, undo, enters, jumps, first_chunk):
     lengths = np.empty(n_games, dtype=np.int64)
     n_chunks = (n_games + CHUNK - 1) // CHUNK
