@@ -114,8 +114,10 @@ def test_the_design_page_is_built_with_the_listed_boards_and_in_the_menu(built_s
     data = re.search(r'<div class="chutes-designer-data" hidden data-search-exclude data-for="designer">(.*?)</div>',
                      html, re.S).group(1)
     boards = json.loads(data)
-    listed = sorted(r["slug"] for r in bundled_records if r["results"]["board"]["listed"])
-    assert sorted(b["slug"] for b in boards) == listed
+    house = ("enter_on", "dice", "weights", "roll_again_limit")  # not in the design page's form yet
+    listed = sorted(r["slug"] for r in bundled_records
+                    if r["results"]["board"]["listed"] and not any(k in r["results"]["board"] for k in house))
+    assert sorted(b["slug"] for b in boards) == listed and "classic-family" not in listed
     classic = next(b for b in boards if b["slug"] == "classic")
     assert classic["ladders"][0] == [1, 38] and classic["squares"] == 100 and classic["roll_again_on"] is None
     assert 'role="alert"' in html and 'aria-live="polite"' in html
