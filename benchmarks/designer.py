@@ -23,6 +23,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
+from sections import write_section
 
 from chutes.compute.board.limits import MAX_SQUARES
 from chutes.compute.board.model import Board
@@ -167,22 +168,13 @@ def section(r: dict[str, dict[str, float]]) -> str:
     ])
 
 
-def write(text: str) -> None:
-    old = RESULTS.read_text() if RESULTS.exists() else ""
-    if BEGIN in old and END in old:
-        new = old[:old.index(BEGIN)] + text + old[old.index(END) + len(END):]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text + "\n"
-    RESULTS.write_text(new)
-
-
 def main() -> None:
     site = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "site"
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     if not (site / "design" / "index.html").is_file():
         sys.exit(f"designer: error: {site}/design/index.html not found; run 'chutes build' first")
     text = section(measure(site, repeats))
-    write(text)
+    write_section(RESULTS, BEGIN, END, text)
     print(text)
 
 

@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from sections import write_section
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- engines.py: begin -->", "<!-- engines.py: end -->"
@@ -80,9 +82,7 @@ def main() -> None:
         f"{pages['mkdocs']} pages) rebuilt from a warm cache, medians of {repeats} builds each, interleaved:", "",
         "| what | MkDocs 1.6 + Material | Zensical 0.0.73 | Zensical ÷ MkDocs |", "|---|---|---|---|", *rows, "",
         END])
-    old = RESULTS.read_text() if RESULTS.exists() else ""
-    RESULTS.write_text(old[:old.index(BEGIN)] + text + old[old.index(END) + len(END):] if BEGIN in old and END in old
-                       else old.rstrip("\n") + "\n\n" + text + "\n")
+    write_section(RESULTS, BEGIN, END, text)
     print(text)
 
 

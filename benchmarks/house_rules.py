@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from run import random_board  # noqa: E402
+from sections import write_section  # noqa: E402
 
 from chutes.compute.board.file import board_from_mapping  # noqa: E402
 from chutes.compute.board.model import Board  # noqa: E402
@@ -75,9 +76,7 @@ def main() -> None:
         "A random 1,000-square board (`benchmarks/run.py`'s, seed 4, reaching or passing the end wins):", "",
         "| dice | CPU | ÷ one die |", "|---|---|---|", *big_rows, "",
         END])
-    old = RESULTS.read_text() if RESULTS.exists() else ""
-    RESULTS.write_text(old[:old.index(BEGIN)] + text + old[old.index(END) + len(END):] if BEGIN in old and END in old
-                       else old.rstrip("\n") + "\n\n" + text + "\n")
+    write_section(RESULTS, BEGIN, END, text)
     print(text)
 
 

@@ -50,8 +50,9 @@ def cached_record(cache: ResultCache, board: Board) -> tuple[dict[str, Any] | No
     """The board's cached record and None, or None and why it cannot be used (None, None: not cached yet).
 
     A record is used only if its file is whole and unaltered and it is plausible (`schema.check_record`)."""
-    path = cache.path(board.slug, cache_key(board))
-    record, problem = cache.load(board.slug, cache_key(board))
+    key = cache_key(board)
+    path = cache.path(board.slug, key)
+    record, problem = cache.load(board.slug, key)
     if record is not None:
         problem = check_record(record)
         if problem:

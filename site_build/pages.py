@@ -262,7 +262,7 @@ def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tupl
 
     def plain(page: BoardPage) -> bool:
         b = page.record.results.board
-        return b.roll_again_on is None and b.overshoot == "stay" and not (b.enter_on or b.dice or b.weights)
+        return b.roll_again_on is None and b.overshoot == "stay" and not b.house_rules
 
     def words(page: BoardPage) -> list[str]:
         return rules_in_words(_definition(page.record.results.board))
@@ -374,8 +374,7 @@ def design_boards(pages: list[BoardPage]) -> list[dict[str, Any]]:
     does not hold yet."""
     fields = {"slug", "title", "squares", "die", "overshoot", "roll_again_on", "start", "ladders", "chutes"}
     return [p.record.results.board.model_dump(mode="json", include=fields) for p in pages
-            if not (p.record.results.board.enter_on or p.record.results.board.dice or p.record.results.board.weights
-                    or p.record.results.board.roll_again_limit is not None)]
+            if not p.record.results.board.house_rules]
 
 
 def _literature_page(env: Environment, path: Path, pages: list[BoardPage]) -> str | None:

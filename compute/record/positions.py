@@ -43,9 +43,10 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
             if landing in column:
                 lands[i, column[landing]] += weight / w
                 moving[i, column[landing]] += weight / w if roll != board.roll_again_on else 0.0
-    rolls_from = np.linalg.inv(np.eye(d) - continuing)  # rolls made from each state in a turn from each state
-    per_turn = None  # with a roll-again limit L: landings in a turn, whose (L+1)-th roll lands only if it moves
-    if board.roll_again_limit is not None:
+    rolls_from = per_turn = None
+    if board.roll_again_limit is None:  # the rolls made from each state in a turn from each state
+        rolls_from = np.linalg.inv(np.eye(d) - continuing)
+    else:  # at most L rolls of `roll_again_on`: landings in a turn, whose (L+1)-th roll lands only if it moves
         step, per_turn = np.eye(d), np.zeros_like(lands)
         for _ in range(board.roll_again_limit):
             per_turn += step @ lands
@@ -64,7 +65,7 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
         frames.append(_round(row))
         if home >= SHOWN_MASS:
             break
-        landed = (x @ rolls_from) @ lands if per_turn is None else x @ per_turn
+        landed = (x @ rolls_from) @ lands if rolls_from is not None else x @ per_turn
         home += float(x @ chain.r_float)
         x = x @ chain.Q_float
     return {"turns": list(range(len(frames))), "feet": feet, "on_square": frames}

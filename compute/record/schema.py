@@ -149,6 +149,11 @@ class BoardDefinition(_Model):
     listed: bool = Field(default=True, description="Whether the board is in the menu, the home table and the "
                                                    "comparison (a test board is not).")
 
+    @property
+    def house_rules(self) -> bool:
+        """Whether the board uses a rule beyond one fair die and roll-again (as `Board.house_rules`)."""
+        return bool(self.enter_on or self.dice or self.weights) or self.roll_again_limit is not None
+
 
 class Shortest(_Model):
     """A fastest game (compute.solve.jumps.shortest_game)."""
