@@ -31,6 +31,7 @@ from chutes.compute.experiments import sweeps as whatif
 from chutes.compute.experiments.variants import candidates, first_player_floats, scan_exact
 from chutes.compute.numbers import digit_count
 from chutes.compute.record.build import EXPERIMENTS_MAX_SQUARES, board_record
+from chutes.compute.record.schema import Skipped
 from chutes.compute.solve.chain import TurnChain, turn_chain
 from chutes.compute.solve.exact import bounds, distribution
 from chutes.compute.solve.jumps import jump_usage, shortest_game
@@ -244,7 +245,7 @@ def record_stages(slugs: list[str]) -> dict[str, dict[str, object]]:
             turn_chain.cache_clear()
             spent.clear()
             t = cpu()
-            assemble.board_record(board)
+            assemble.board_record(board, assemble.board_experiments(board))
             total = cpu() - t
             largest = dict(sorted(spent.items(), key=lambda kv: -kv[1])[:6])
             out[slug] = {"cpu_s": total, "steps_cpu_s": largest, "dominant_stage": next(iter(largest))}
@@ -413,7 +414,7 @@ def main() -> None:
         st = stages(b)
         dominant = max(("charpoly", "krylov_and_H", "resultant", "modular"), key=lambda k: st[k])
         t = time.perf_counter()
-        board_record(b, experiments=False)
+        board_record(b, Skipped(skipped="not timed here"))
         record = time.perf_counter() - t
         growth.append({"squares": squares, "states": chain.size, "seconds": total, "record_seconds": record,
                        "digits": digit_count(p.denominator), "dominant_stage": dominant, "stages_serial": st})

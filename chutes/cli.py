@@ -118,9 +118,10 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
         return
     from chutes.compute.record.results import solve as solve_board
     from chutes.compute.record.results import summary
+    from chutes.compute.solve.chain import turn_chain
 
     with _working(f"solving {b.slug or board}", estimate):
-        result = solve_board(b)
+        result = solve_board(turn_chain(b))
     if as_json:
         _emit_json(result)
     else:

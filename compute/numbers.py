@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from math import log10
 from typing import Any
 
 import gmpy2
 
 DECIMAL_DIGITS = 50
+BIG_BITS = 20_000
+"""Past this many bits, a fraction's decimal is written from a short stand-in (`decimal_string`)."""
 
 
 def integer_text(n: int) -> str:
@@ -27,11 +30,30 @@ def integer_from_text(text: str) -> int:
 
 
 def decimal_string(x: Fraction, digits: int = DECIMAL_DIGITS) -> str:
-    """`x` to `digits` significant digits (rounded half-even), without exponent notation."""
+    """`x` to `digits` significant digits (rounded half-even), without exponent notation.
+
+    A fraction of more than BIG_BITS bits is first replaced by a short stand-in: q, the first `digits` + 3 or
+    more digits of |x|, then a sticky digit (1 if anything is left over). x and the stand-in agree in every
+    digit that decides the rounding to `digits` digits (and the stand-in is x itself when x ends within
+    them), so they round alike and Decimal writes them alike, in time that does not grow with x's digits."""
+    if x and x.numerator.bit_length() + x.denominator.bit_length() >= BIG_BITS:
+        x = _stand_in(x, digits)
     with localcontext() as ctx:
         ctx.prec = digits
         value = Decimal(integer_text(x.numerator)) / Decimal(integer_text(x.denominator))
         return format(value, "f")
+
+
+def _stand_in(x: Fraction, digits: int) -> Fraction:
+    a, b = gmpy2.mpz(abs(x.numerator)), gmpy2.mpz(x.denominator)
+    e = digits + 5 - int((a.bit_length() - b.bit_length()) * log10(2))
+    while True:
+        q, r = divmod(a * 10**e, b) if e >= 0 else divmod(a, b * 10**-e)
+        if q >= 10 ** (digits + 3):
+            break
+        e += 5
+    stand_in = Fraction(int(10 * q + (r != 0))) / Fraction(10) ** (e + 1)
+    return stand_in if x > 0 else -stand_in
 
 
 def exact_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, str]:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from .board.file import load_board, scan_board_files
 from .board.model import Board
 from .board.problems import BoardError
-from .record.build import board_record, cache_key, record_seconds
+from .record.build import board_experiments, board_record, cache_key, record_seconds
 from .record.schema import check_record, record_problem
 from .store.results import ResultCache
 from .store.sweep import PartStore, run_pieces, start_workers_early
@@ -178,8 +178,8 @@ def stored_record(board: Board, directory: Path, force: bool, jobs: int,
     Run in a worker when several boards are due (the record is written there and never travels back)."""
     started = time.perf_counter()
     try:
-        record = board_record(board, experiments_dir=directory / "experiments", jobs=jobs, force=force,
-                              progress=progress)
+        experiments = board_experiments(board, directory / "experiments", jobs=jobs, force=force, progress=progress)
+        record = board_record(board, experiments, jobs=jobs)
     except ValidationError as exc:
         raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {record_problem(exc)}") from None
     stored = ResultCache(directory).store(record.json_form())

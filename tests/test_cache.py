@@ -15,7 +15,7 @@ from chutes.compute.board.file import load_board
 from chutes.compute.board.problems import BoardError
 from chutes.compute.numbers import fraction_from_json
 from chutes.compute.record import build as assemble
-from chutes.compute.record.build import board_record, cache_key
+from chutes.compute.record.build import board_experiments, board_record, cache_key
 from chutes.compute.record.schema import BoardRecord, ComputedRecord, Experiments, FirstPlayer, Skipped
 from chutes.compute.solve import threeplayer
 from chutes.compute.stage import cached_record, load_all, stored_record, update
@@ -86,7 +86,8 @@ def test_record_content(boards_dir: Path, tmp_path: Path) -> None:
 def test_a_record_is_built_through_its_model_and_stored_as_its_json(tmp_path: Path) -> None:
     """board_record returns the typed record, its parts computed (the short test board has them all); the cache
     stores the model's JSON form, which reads back to the same record and the same bytes."""
-    record = board_record(load_board(board_file("short")), experiments_dir=tmp_path / "experiments")
+    board = load_board(board_file("short"))
+    record = board_record(board, board_experiments(board, tmp_path / "experiments"))
     assert isinstance(record, ComputedRecord) and not isinstance(record, BoardRecord)
     assert isinstance(record.experiments, Experiments) and isinstance(record.players.first_of_three, FirstPlayer)
     path = ResultCache(tmp_path).store(record.json_form())
@@ -99,10 +100,10 @@ def test_a_part_left_out_is_skipped_in_the_model_and_in_the_json(monkeypatch) ->
     """The experiments and the first of three players' chance, left out, are `Skipped` parts with the reason;
     in JSON each is {"skipped": reason}, read back as the same part."""
     monkeypatch.setattr(threeplayer, "THREE_PLAYER_BUDGET", -1.0)
-    record = board_record(load_board(board_file("short")), experiments=False)
+    record = board_record(load_board(board_file("short")), Skipped(skipped="left out by this test"))
     three, experiments = record.players.first_of_three, record.experiments
     assert isinstance(three, Skipped) and three.reason.startswith("left out: it would take about")
-    assert isinstance(experiments, Skipped) and "boards of up to 120 squares" in experiments.reason
+    assert isinstance(experiments, Skipped) and experiments.reason == "left out by this test"
     data = record.json_form()
     assert data["experiments"] == {"skipped": experiments.reason}
     assert data["players"]["first_of_three"] == {"skipped": three.reason}
@@ -115,8 +116,8 @@ def test_a_renamed_field_is_refused_when_the_record_is_computed(tmp_path: Path, 
     anything is stored, naming the field."""
     solve = assemble.solve
 
-    def renamed(board):
-        results = solve(board)
+    def renamed(chain):
+        results = solve(chain)
         results["states"] = results.pop("turn_states")
         return results
 

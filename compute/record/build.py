@@ -40,16 +40,11 @@ def cache_key(board: Board) -> str:
     return key_of(basis)
 
 
-def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 1, force: bool = False,
-                 experiments: bool = True, progress: bool | None = None) -> ComputedRecord:
-    """Everything the site shows about one board: exact results, chart series, three-way checks, experiments,
+def board_record(board: Board, experiments: Experiments | Skipped, jobs: int = 1) -> ComputedRecord:
+    """Everything the site shows about one board: exact results, chart series, three-way checks, players, and
+    its `experiments` (from `board_experiments`, run apart because they keep their own resumable pieces),
     validated by its model (a pydantic ValidationError if any part is implausible or not of its layout).
-
-    The experiments are left out (`Skipped`, with the reason) when `experiments` is false, the board has
-    more than EXPERIMENTS_MAX_SQUARES squares (`chutes experiment` still runs them on request) or house
-    rules (the die-size and added-jump experiments are written for one fair die and an unlimited roll-again).
-    With `jobs` = 1 everything runs in this process. `progress` goes to the experiments' sweeps (tqdm bars:
-    None shows them on a terminal only, False never).
+    With `jobs` = 1 everything runs in this process.
     """
     chain = turn_chain(board)
     dist = chain.distribution
@@ -59,7 +54,7 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
         "version": __version__,
         "key": cache_key(board),
         "slug": board.slug,
-        "results": solve(board),
+        "results": solve(chain),
         "series": {
             "length": length_series(dist, np.concatenate([first, second])),
             "bounds": bound_series(dist),
@@ -70,13 +65,26 @@ def board_record(board: Board, experiments_dir: Path | None = None, jobs: int = 
         "checks": three_ways(chain, (first, second), SIMULATION_SEED),
         "players": {"first_of_three": first_of_three(chain, parallel=None if jobs > 1 else False),
                     **players_record(chain)},
-        "experiments": _experiments(board, experiments_dir, jobs, force, progress)
-        if experiments and board.squares <= EXPERIMENTS_MAX_SQUARES and not board.house_rules else
-        Skipped(skipped=f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares"
-                if not board.house_rules else
-                "computed for boards without house rules (a roll to enter, several dice, weighted faces "
-                "or a roll-again limit)"),
+        "experiments": experiments,
     })
+
+
+def board_experiments(board: Board, folder: Path | None = None, jobs: int = 1, force: bool = False,
+                      progress: bool | None = None) -> Experiments | Skipped:
+    """A board's experiments for its record (the die sizes, the start square, one added jump), their pieces
+    kept in `folder` to resume from; or why they are left out (`Skipped`): the board has more than
+    EXPERIMENTS_MAX_SQUARES squares (`chutes experiment` still runs them on request) or house rules (the
+    die-size and added-jump experiments are written for one fair die and an unlimited roll-again).
+    `progress` goes to the sweeps' tqdm bars (None shows them on a terminal only, False never)."""
+    if board.house_rules:
+        return Skipped(skipped="computed for boards without house rules (a roll to enter, several dice, "
+                               "weighted faces or a roll-again limit)")
+    if board.squares > EXPERIMENTS_MAX_SQUARES:
+        return Skipped(skipped=f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares")
+    return Experiments.model_validate(
+        {"dice": sweeps.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
+         "start": sweeps.start(board),
+         "add_jump": sweeps.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)})
 
 
 def first_of_three(chain: TurnChain, parallel: bool | None = None) -> FirstPlayer | Skipped:
@@ -85,7 +93,8 @@ def first_of_three(chain: TurnChain, parallel: bool | None = None) -> FirstPlaye
     if seconds > threeplayer.THREE_PLAYER_BUDGET:
         return Skipped(skipped=f"left out: it would take about {seconds:.0f} s, more than the "
                                f"{threeplayer.THREE_PLAYER_BUDGET:.0f} s this site allows one board")
-    return FirstPlayer.model_validate(fraction_json(threeplayer.first_of_three_wins(chain, parallel)))
+    wins = threeplayer.first_of_three_wins(chain, parallel)
+    return FirstPlayer.model_validate(fraction_json(wins))
 
 
 EXPERIMENT_SECONDS = 2.5
@@ -104,13 +113,3 @@ def record_seconds(board: Board) -> float:
         experiments = EXPERIMENT_SECONDS * (2 if board.roll_again_on else 1)
     return (cost.estimated_seconds(board)[0] + (three if three <= threeplayer.THREE_PLAYER_BUDGET else 0.0)
             + experiments)
-
-
-def _experiments(board: Board, folder: Path | None, jobs: int, force: bool,
-                 progress: bool | None = None) -> Experiments:
-    return Experiments.model_validate(
-        {"dice": sweeps.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
-         "start": sweeps.start(board),
-         "add_jump": sweeps.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)})
-
-

@@ -37,12 +37,13 @@ def three_ways(chain: TurnChain, games: tuple[np.ndarray, np.ndarray], seed: int
     """Expected turns and the first player's chance: exact vs float vs `games` simulated two-player games."""
     one, two = games
     (mean, variance), first = chain.moments, chain.first_player_wins
+    simulated_mean, simulated_share = mean_turns(np.concatenate([one, two])), first_player_share(one, two)
     return {
         "games": len(one),
         "seed": seed,
         "criterion": SIMULATION_Z,
-        "expected_turns": _row(mean, float(chain.expected_turns_float[chain.start]),
-                               mean_turns(np.concatenate([one, two])), math.sqrt(variance)),
-        "first_player_wins": _row(first, chain.first_player_float, first_player_share(one, two),
+        "expected_turns": _row(mean, float(chain.expected_turns_float[chain.start]), simulated_mean,
+                               math.sqrt(variance)),
+        "first_player_wins": _row(first, chain.first_player_float, simulated_share,
                                   math.sqrt(float(first * (1 - first)))),
     }

@@ -7,14 +7,12 @@ floats only where they are labelled as such.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import isqrt, log10
+from math import isqrt
 from typing import Any
 
-from gmpy2 import mpz
-
 from ..board.model import Board
-from ..numbers import DECIMAL_DIGITS, decimal_string, exact_json
-from ..solve.chain import turn_chain
+from ..numbers import decimal_string, exact_json, fraction_json
+from ..solve.chain import TurnChain
 from ..solve.exact import bounds as exact_bounds
 from ..solve.jumps import jump_usage, shortest_game
 from .words import rules_in_words
@@ -22,9 +20,6 @@ from .words import rules_in_words
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
 BOUND_TURNS = (9, 100, 500)
-BIG_BITS = 20_000
-"""Past this many bits, numbers are turned into text by GMP: Python's int-to-text is quadratic in the digits
-(seconds for the first player's fraction of a 1,000-square board), GMP's is not."""
 
 
 def board_json(board: Board) -> dict[str, Any]:
@@ -33,23 +28,23 @@ def board_json(board: Board) -> dict[str, Any]:
             **board.canonical()}
 
 
-def solve(board: Board) -> dict[str, Any]:
-    """Every one- and two-player headline result for a board, exactly (what `chutes solve --json` prints)."""
-    chain = turn_chain(board)
-    turns, visits, dist = chain.expected_turns, chain.expected_visits, chain.distribution
+def solve(chain: TurnChain) -> dict[str, Any]:
+    """Every one- and two-player headline result for a board's chain, exactly (what `chutes solve --json`
+    prints)."""
+    dist = chain.distribution
     mean, variance = chain.moments
     short = shortest_game(chain)
-    first = _exact_json(chain.first_player_wins)  # a probability: no sign in its digits
+    usage = sorted(jump_usage(chain).items())
+    bounds = {str(n): [float(x) for x in exact_bounds(dist, n)] for n in BOUND_TURNS}
     quartiles = {name: dist.quantile(q) for name, q in
                  (("lower_quartile", Fraction(1, 4)), ("median", Fraction(1, 2)), ("upper_quartile", Fraction(3, 4)))}
     return {
-        "board": board_json(board),
+        "board": board_json(chain.board),
         "turn_states": chain.size,
         "expected_turns": exact_json(mean),
         "variance": exact_json(variance),
         "standard_deviation": decimal_string(_sqrt_fraction(variance)),
-        "first_player_wins": {**first, "numerator_digits": len(first["numerator"]),
-                              "denominator_digits": len(first["denominator"])},
+        "first_player_wins": fraction_json(chain.first_player_wins),  # a probability: no sign in its digits
         "game_length": {
             "mode": dist.mode(),
             **quartiles,
@@ -60,38 +55,12 @@ def solve(board: Board) -> dict[str, Any]:
             "over_within": {str(k): exact_json(dist.cdf(k)) for k in WITHIN if k <= dist.terms},
             "exact_terms": dist.terms,
         },
-        "bounds": {str(n): [float(x) for x in exact_bounds(dist, n)] for n in BOUND_TURNS},
-        "expected_turns_from": {str(sq): _exact_json(t) for sq, t in zip(chain.states, turns)},
-        "expected_visits": {str(sq): _exact_json(v) for sq, v in zip(chain.states, visits)},
+        "bounds": bounds,
+        "expected_turns_from": {str(sq): exact_json(t) for sq, t in zip(chain.states, chain.expected_turns)},
+        "expected_visits": {str(sq): exact_json(v) for sq, v in zip(chain.states, chain.expected_visits)},
         "jump_usage": [{"from": a, "to": b, "kind": "ladder" if b > a else "chute", "per_game": exact_json(u)}
-                       for (a, b), u in sorted(jump_usage(chain).items())],
+                       for (a, b), u in usage],
     }
-
-
-def _exact_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
-    """`compute.numbers.exact_json`, the same text, quickly also for numbers of hundreds of thousands of digits."""
-    if x.numerator.bit_length() + x.denominator.bit_length() < BIG_BITS:
-        return exact_json(x, digits)
-    return {"numerator": str(mpz(x.numerator)), "denominator": str(mpz(x.denominator)),
-            "decimal": _decimal_string(x, digits)}
-
-
-def _decimal_string(x: Fraction, digits: int = DECIMAL_DIGITS) -> str:
-    """`compute.numbers.decimal_string` from a short stand-in: q, the first `digits` + 3 or more digits of |x|,
-    then a sticky digit (1 if anything is left over). x and the stand-in agree in every digit that decides the
-    rounding to `digits` digits (and the stand-in is x itself when x ends within them), so they round alike
-    and Decimal writes them alike."""
-    a, b = mpz(abs(x.numerator)), mpz(x.denominator)
-    if not a:
-        return decimal_string(x, digits)
-    e = digits + 5 - int((a.bit_length() - b.bit_length()) * log10(2))
-    while True:
-        q, r = divmod(a * 10**e, b) if e >= 0 else divmod(a, b * 10**-e)
-        if q >= 10 ** (digits + 3):
-            break
-        e += 5
-    stand_in = Fraction(int(10 * q + (r != 0))) / Fraction(10) ** (e + 1)
-    return decimal_string(stand_in if x > 0 else -stand_in, digits)
 
 
 def _sqrt_fraction(x: Fraction, digits: int = 60) -> Fraction:
