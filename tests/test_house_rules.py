@@ -104,8 +104,8 @@ def house_boards(draw) -> dict:
     dice = draw(st.integers(1, 2))
     spec = {"title": "t", "squares": squares, "die": die, "dice": dice,
             "overshoot": draw(st.sampled_from(["pass", "bounce"] if dice > 1 else ["stay", "pass", "bounce"]))}
-    if draw(st.booleans()):
-        spec["weights"] = draw(st.lists(st.integers(1, 4), min_size=die, max_size=die))
+    if draw(st.booleans()):  # some faces may weigh 0: rolls that never come up, so that squares can trap
+        spec["weights"] = draw(st.lists(st.integers(0, 4), min_size=die, max_size=die).filter(any))
     totals = list(range(dice, dice * die + 1))
     if draw(st.booleans()):
         spec["enter_on"] = sorted(set(draw(st.lists(st.sampled_from(totals), min_size=1, max_size=2))))
@@ -121,16 +121,60 @@ def house_boards(draw) -> dict:
     return spec
 
 
-@settings(max_examples=60, deadline=None)
+def _safe_squares(spec: dict) -> set[int]:
+    """The squares where a turn can begin (no jump's foot) from which the game ends with probability one:
+    every square that turns can lead to, with a chance above 0 (`_turn`), can still reach the last square."""
+    last = spec["squares"]
+    feet = {a for a, _ in spec.get("ladders", []) + spec.get("chutes", [])}
+    squares = [s for s in range(last) if s not in feet]
+    after = {s: {t for t in _turn(spec, s) if t != last} for s in squares}
+    finishes = {s for s in squares if last in _turn(spec, s)}
+    while True:
+        more = {s for s in squares if s not in finishes and after[s] & finishes}
+        if not more:
+            break
+        finishes |= more
+    reach = {}
+    for s in squares:
+        seen, todo = {s}, [s]
+        while todo:
+            for t in after[todo.pop()] - seen:
+                seen.add(t)
+                todo.append(t)
+        reach[s] = seen
+    return {s for s in squares if reach[s] <= finishes}
+
+
+@settings(max_examples=80, deadline=None)
 @given(house_boards())
 def test_the_turn_chain_agrees_with_every_roll_path_of_a_turn(spec: dict) -> None:
+    """A board is refused as one whose game can fail to end exactly when a turn-by-turn search over every roll
+    path says so; otherwise the chain's states are the squares from which the game surely ends and its
+    expected turns are those of the roll paths, exactly."""
     try:
         board = board_from_mapping(spec, "t.toml")
-    except BoardError:
-        return  # a jump chain or a trap: refused, as the file would be
+    except BoardError as exc:
+        if "the game can fail to end" in str(exc):
+            assert spec.get("start", 0) not in _safe_squares(spec)
+        return  # else refused for a jump chain or a roll rule, as the file would be
     chain = turn_chain(board)
+    assert set(chain.states) == _safe_squares(spec)
     direct = _expected_turns(spec, list(chain.states))
     assert dict(zip(chain.states, chain.expected_turns)) == direct
+
+
+def test_a_roll_again_limit_is_followed_through_the_turn_when_asking_if_a_game_ends() -> None:
+    """Reachability goes turn by turn: a limit that sends every turn back is refused, and a board whose turns
+    can only end on squares that finish is accepted even though single rolls could reach a trap."""
+    never = [{"squares": 4, "die": 1, "roll_again_on": 1, "roll_again_limit": 1},
+             {"squares": 12, "die": 6, "weights": [0, 0, 0, 0, 0, 1], "roll_again_on": 6, "roll_again_limit": 1}]
+    for spec in never:
+        with pytest.raises(BoardError, match="the game can fail to end: from the start a player can reach square 0,"):
+            board_from_mapping({"title": "t", **spec}, "t.toml")
+    ends = {"title": "t", "squares": 6, "die": 3, "weights": [0, 1, 1], "roll_again_on": 2, "roll_again_limit": 1,
+            "start": 1}
+    chain = turn_chain(board_from_mapping(ends, "t.toml"))
+    assert chain.expected_turns[chain.start] == _expected_turns(ends, list(chain.states))[1] == Fraction(8, 3)
 
 
 def test_the_bundled_house_rules_boards_match_the_guide_values() -> None:

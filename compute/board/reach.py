@@ -1,4 +1,4 @@
-"""Which squares a roll can reach, and from which the last square never can (trapped, doomed)."""
+"""Which squares a turn can reach, and from which the last square never can (trapped, doomed)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,48 @@ if TYPE_CHECKING:  # the model checks itself with these functions
 
 
 def _successors(board: Board, square: int) -> set[int]:
-    """Where one roll can take a token from `square`. With a roll-again limit of 0, every roll of
-    `roll_again_on` is a penalty, which is not moved: it sends the token back, to square 0 with "start"."""
-    moving = [roll for roll, _ in board.rolls if not (board.roll_again_limit == 0 and roll == board.roll_again_on)]
-    found = {board.move(square, roll) for roll in moving}
-    if board.penalty == "start":
-        found.add(0)
+    """Where the next turn can begin after a turn begun on `square` (`board.squares` if the turn can win).
+
+    Without a roll-again limit one roll at a time is enough: any run of rolls can be cut into turns. With a
+    limit L a turn moves by at most L rolls of `roll_again_on` (always the same move, so one path) and then
+    one other roll; the (L+1)-th roll of `roll_again_on` is a penalty, not moved, which ends the turn where it
+    began ("undo") or on square 0 ("start")."""
+    if board.roll_again_limit is None:
+        return {board.move(square, roll) for roll, _ in board.rolls}
+    again = board.roll_again_on if board.roll_again_on in dict(board.rolls) else None
+    found: set[int] = set()
+    here = square
+    for k in range(board.roll_again_limit + 1):
+        found.update(board.move(here, roll) for roll, _ in board.rolls if roll != again)
+        if again is None:
+            break
+        if k == board.roll_again_limit:
+            found.add(square if board.penalty == "undo" else 0)
+            break
+        here = board.move(here, again)
+        if here == board.squares:
+            found.add(here)
+            break
     return found
 
 
+def passed_squares(board: Board, squares: tuple[int, ...]) -> tuple[int, ...]:
+    """`squares`, then every other square that a turn begun on one of them can pass through between its rolls
+    of `roll_again_on` (only with a roll-again limit can that square be one where a turn must not begin)."""
+    passed = dict.fromkeys(squares)
+    if board.roll_again_limit is not None and board.roll_again_on in dict(board.rolls):
+        for square in squares:
+            here = square
+            for _ in range(board.roll_again_limit):
+                here = board.move(here, board.roll_again_on)
+                if here == board.squares:
+                    break
+                passed.setdefault(here)
+    return tuple(passed)
+
+
 def reachable_squares(board: Board, origin: int | None = None) -> set[int]:
-    """Squares where a roll can be made, reachable from `origin` (default the start)."""
+    """Squares where a turn can begin, reachable from `origin` (default the start)."""
     origin = board.start if origin is None else origin
     seen = {origin}
     todo = [origin]
@@ -41,7 +72,7 @@ def roll_squares(board: Board) -> list[int]:
 
 
 def _predecessors(board: Board) -> dict[int, set[int]]:
-    """For each square, the squares from which one roll leads to it."""
+    """For each square, the squares from which one turn leads to it."""
     squares = roll_squares(board)
     preds: dict[int, set[int]] = {s: set() for s in squares + [board.squares]}
     for s in squares:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..board.reach import passed_squares
 from ..solve.chain import TurnChain, roll_counts
 
 SHOWN_MASS = 0.99
@@ -32,12 +33,13 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
     the expected landings during turn n (index = square; the last square holds P(T ≤ n))."""
     board = chain.board
     d, w = chain.size, board.roll_weight
-    continuing = np.array(roll_counts(board, chain.states, chain.index).again, dtype=float) / w
+    rows = passed_squares(board, chain.states)  # the states, then squares only passed partway through a turn
+    continuing = np.array(roll_counts(board, rows, {s: i for i, s in enumerate(rows)}).again, dtype=float) / w
     feet = sorted(board.jumps)
     column = {foot: j for j, foot in enumerate(feet)}
-    lands = np.zeros((d, len(feet)))  # one roll from each state: the chance it lands on each foot...
-    moving = np.zeros((d, len(feet)))  # ...and that it does so with a roll other than `roll_again_on`
-    for i, square in enumerate(chain.states):
+    lands = np.zeros((len(rows), len(feet)))  # one roll from each row: the chance it lands on each foot...
+    moving = np.zeros((len(rows), len(feet)))  # ...and that it does so with a roll other than `roll_again_on`
+    for i, square in enumerate(rows):
         for roll, weight in board.rolls:
             landing = board.landing(square, roll)
             if landing in column:
@@ -47,11 +49,11 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
     if board.roll_again_limit is None:  # the rolls made from each state in a turn from each state
         rolls_from = np.linalg.inv(np.eye(d) - continuing)
     else:  # at most L rolls of `roll_again_on`: landings in a turn, whose (L+1)-th roll lands only if it moves
-        step, per_turn = np.eye(d), np.zeros_like(lands)
+        step, per_turn = np.eye(len(rows)), np.zeros_like(lands)
         for _ in range(board.roll_again_limit):
             per_turn += step @ lands
             step = step @ continuing
-        per_turn += step @ moving
+        per_turn = (per_turn + step @ moving)[:d]
     x = np.zeros(d)
     x[chain.start] = 1.0
     home = 0.0

@@ -23,7 +23,7 @@ import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
 from ..board.model import Board
-from ..board.reach import doomed_squares, roll_squares
+from ..board.reach import doomed_squares, passed_squares, roll_squares
 from . import exact, floats, twoplayer
 from .integer import IntegerChain
 
@@ -100,7 +100,10 @@ class RollCounts:
 
 
 def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) -> RollCounts:
-    """The single rolls of `board` from each of `states` (`index`: the state of each square)."""
+    """The single rolls of `board` from each of `states` (`index`: the row of each square). A roll to a square
+    without a row is left out: only a square passed partway through a turn (`reach.passed_squares`) has such
+    rolls, and no turn begun on a state makes them (else its row would not add up: `exact.distribution`
+    checks that every row of a turn does)."""
     d = len(states)
     A = [[0] * d for _ in range(d)]
     B = [[0] * d for _ in range(d)]
@@ -114,6 +117,8 @@ def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) ->
             if nxt == board.squares:
                 finish[i] += weight
                 plain[i] += weight if roll != board.roll_again_on else 0
+            elif nxt not in index:
+                continue
             elif roll == board.roll_again_on:
                 B[i][index[nxt]] += weight
             else:
@@ -135,13 +140,14 @@ def _unlimited_turn(rolls: RollCounts) -> tuple[int, fmpz_mat, tuple[int, ...]]:
     return scale, M, tuple(ints[i * (d + 1) + d] for i in range(d))
 
 
-def _limited_turn(rolls: RollCounts, limit: int, target: int | None) -> tuple[int, fmpz_mat, tuple[int, ...]]:
+def _limited_turn(rolls: RollCounts, limit: int, target: int | None, d: int) -> tuple[int, fmpz_mat, tuple[int, ...]]:
     """Roll again at most `limit` times: the turn is a finite sum over its roll paths. With W the roll's
     weight and L the limit, W^(L+1)·Q = Σ_{k≤L} W^(L−k)·Bᵏ·A + p·(Bᴸ1) on the penalty's state and
     W^(L+1)·r = Σ_{k<L} W^(L−k)·Bᵏ·a + Bᴸ·a': the (L+1)-th roll moves unless it is `roll_again_on` (weight
     p), which is not moved and sends the token to `target` (a state index), or back to the state where the
-    turn began when `target` is None. Each row is followed through B's few nonzeros, in integers."""
-    d, w = len(rolls.finish), rolls.weight
+    turn began when `target` is None. Each row is followed through B's few nonzeros, in integers. The rows of
+    `rolls` are the d states, then the squares a turn passes (rows only: no turn begins or ends there)."""
+    w = rolls.weight
     ends = [[(j, x) for j, x in enumerate(row) if x] for row in rolls.ends]
     again = [[(j, x) for j, x in enumerate(row) if x] for row in rolls.again]
     M = [[0] * d for _ in range(d)]
@@ -174,13 +180,15 @@ def turn_chain(board: Board) -> TurnChain:
     consumer (results, charts, checks, players, experiments) shares its cached quantities."""
     states = safe_squares(board)
     index = {s: i for i, s in enumerate(states)}
-    rolls = roll_counts(board, states, index)
     if board.roll_again_on is None:
+        rolls = roll_counts(board, states, index)
         scale, M, finish = rolls.weight, fmpz_mat(rolls.ends), tuple(rolls.finish)
     elif board.roll_again_limit is None:
-        scale, M, finish = _unlimited_turn(rolls)
-    else:
+        scale, M, finish = _unlimited_turn(roll_counts(board, states, index))
+    else:  # rows also for the squares a turn passes: their rolls go on a turn begun on a state
+        passed = passed_squares(board, states)
+        rolls = roll_counts(board, passed, {s: i for i, s in enumerate(passed)})
         target = index[0] if board.penalty == "start" else None
-        scale, M, finish = _limited_turn(rolls, board.roll_again_limit, target)
+        scale, M, finish = _limited_turn(rolls, board.roll_again_limit, target, len(states))
     return TurnChain(states=states, scale=scale, M=M, finish=finish, index=index, start=index[board.start],
                      board=board)

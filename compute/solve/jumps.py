@@ -33,27 +33,24 @@ def roll_visits(chain: TurnChain) -> list[Fraction]:
     return [fraction(X[i, 0]) for i in range(d)]
 
 
-def _limited_roll_visits(chain: TurnChain) -> list[tuple[Fraction, Fraction]]:
-    """With a roll-again limit L: for each state, the expected number of rolls made from it in one game that
-    may be of any value (within a turn's first L rolls) and that must not be `roll_again_on` to move (the
-    (L+1)-th roll, where that value is a penalty and lands nowhere). A turn from state i reaches state j
-    after k rolls of `roll_again_on` with chance (B/W)ᵏ[i][j]; the turns begun on i are `expected_visits`."""
+def _limited_roll_visits(chain: TurnChain) -> dict[int, tuple[Fraction, Fraction]]:
+    """With a roll-again limit L: for each square a roll is made from, the expected number of rolls made from
+    it in one game that may be of any value (within a turn's first L rolls) and that must not be
+    `roll_again_on` to move (the (L+1)-th roll, where that value is a penalty and lands nowhere). A turn
+    begun on a square passes the squares its rolls of `roll_again_on` reach (one path: they all move alike);
+    the turns begun on each state are `expected_visits`."""
     board = chain.board
-    w, limit = board.roll_weight, board.roll_again_limit
-    again = [[(chain.index[nxt], weight) for roll, weight in board.rolls if roll == board.roll_again_on
-              for nxt in [board.move(square, roll)] if nxt != board.squares] for square in chain.states]
-    visits = [[Fraction(0), Fraction(0)] for _ in chain.states]
-    for i, turns in enumerate(expected_visits(chain)):
-        here = {i: Fraction(turns)}
+    w, limit, again = board.roll_weight, board.roll_again_limit, board.roll_again_on
+    chance = Fraction(dict(board.rolls).get(again, 0), w)
+    visits: dict[int, list[Fraction]] = {}
+    for square, turns in zip(chain.states, expected_visits(chain)):
+        x = Fraction(turns)
         for k in range(limit + 1):
-            for state, x in here.items():
-                visits[state][k == limit] += x
-            here_next: dict[int, Fraction] = {}
-            for state, x in here.items():
-                for j, weight in again[state]:
-                    here_next[j] = here_next.get(j, Fraction(0)) + x * weight / w
-            here = here_next
-    return [(a, b) for a, b in visits]
+            visits.setdefault(square, [Fraction(0), Fraction(0)])[k == limit] += x
+            square, x = board.move(square, again), x * chance
+            if not x or square == board.squares:
+                break
+    return {square: (a, b) for square, (a, b) in visits.items()}
 
 
 def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
@@ -62,11 +59,10 @@ def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
     board = chain.board
     usage = {(a, b): Fraction(0) for a, b in board.jumps.items()}
     if board.roll_again_limit is None:
-        made = [(v, Fraction(0)) for v in roll_visits(chain)]
+        made = {square: (v, Fraction(0)) for square, v in zip(chain.states, roll_visits(chain))}
     else:
         made = _limited_roll_visits(chain)
-    for i, square in enumerate(chain.states):
-        any_roll, moving_roll = made[i]
+    for square, (any_roll, moving_roll) in made.items():
         if not any_roll and not moving_roll:
             continue
         for roll, weight in board.rolls:
