@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..compute.board.limits import MAX_DIE, MAX_SQUARES
+from ..compute.board.limits import MAX_DICE, MAX_DIE, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
 from ..compute.record.results import WITHIN
 from . import figures
 
@@ -41,6 +41,9 @@ def site_constants() -> dict[str, Any]:
     return {
         "MAX_SQUARES": MAX_SQUARES,
         "MAX_DIE": MAX_DIE,
+        "MAX_DICE": MAX_DICE,
+        "MAX_ROLL_AGAIN_LIMIT": MAX_ROLL_AGAIN_LIMIT,
+        "MAX_WEIGHT": MAX_WEIGHT,
         "WITHIN": list(WITHIN),
         "LADDER": figures.LADDER,
         "CHUTE": figures.CHUTE,

@@ -369,12 +369,11 @@ DESIGN_LENGTH_FIGURE = {
 
 
 def design_boards(pages: list[BoardPage]) -> list[dict[str, Any]]:
-    """The boards a reader can start a design from: each listed board's definition from its record, except
-    those with house rules (a roll to enter, dice, weights, a roll-again limit), which the design page's form
-    does not hold yet."""
-    fields = {"slug", "title", "squares", "die", "overshoot", "roll_again_on", "start", "ladders", "chutes"}
-    return [p.record.results.board.model_dump(mode="json", include=fields) for p in pages
-            if not p.record.results.board.house_rules]
+    """The boards a reader can start a design from: each listed board's definition from its record, house rules
+    included (a house rule a board does not use is null)."""
+    fields = {"slug", "title", "squares", "die", "dice", "weights", "overshoot", "enter_on", "roll_again_on",
+              "roll_again_limit", "roll_again_penalty", "start", "ladders", "chutes"}
+    return [p.record.results.board.model_dump(mode="json", include=fields) for p in pages]
 
 
 def _literature_page(env: Environment, path: Path, pages: list[BoardPage]) -> str | None:

@@ -1,5 +1,6 @@
-"""The "Design a board" page: its numbers against the exact engine, its messages against the command line's,
-the address and the downloaded board file, the keyboard, the pointer and axe-core, in Debian's Chromium."""
+"""The "Design a board" page: its numbers against the exact engine (house rules included), its messages against the
+command line's, the address and the downloaded board file, the keyboard, the pointer and axe-core, in Debian's
+Chromium."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import random
 import re
 import threading
+import tomllib
 from collections.abc import Iterator
 from fractions import Fraction
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -20,7 +22,7 @@ from playwright.sync_api import Browser, Page
 from pydantic import ValidationError
 
 from chutes.compute.board.file import parse_board
-from chutes.compute.board.limits import MAX_DIE, MAX_SQUARES
+from chutes.compute.board.limits import MAX_DICE, MAX_DIE, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
 from chutes.compute.board.model import Board, BoardError
 from chutes.compute.board.problems import board_problems
 from chutes.compute.record.results import WITHIN, solve
@@ -38,12 +40,21 @@ TOLERANCE = 1e-9
 
 
 def query(b: Board, players: int = 2) -> str:
-    """The design page's address for a board (jumps as from-to pairs, ladders first as in the board file)."""
-    parts = [f"squares={b.squares}", f"die={b.die}", f"overshoot={b.overshoot}", f"start={b.start}"]
-    if b.roll_again_on is not None:
-        parts.append(f"roll_again_on={b.roll_again_on}")
+    """The design page's address for a board, as the page writes it: the house rules only when used (the penalty
+    whenever there is a limit), jumps as from-to pairs, ladders first as in the board file."""
+    parts = [f"squares={b.squares}", f"die={b.die}"]
+    if b.dice > 1:
+        parts.append(f"dice={b.dice}")
+    if b.weights is not None:
+        parts.append("weights=" + "-".join(map(str, b.weights)))
+    parts += [f"overshoot={b.overshoot}", f"start={b.start}"]
+    if b.enter_on is not None:
+        parts.append("enter_on=" + ",".join(map(str, b.enter_on)))
+    house = {"roll_again_on": b.roll_again_on, "roll_again_limit": b.roll_again_limit, "roll_again_penalty": b.penalty}
+    parts += [f"{k}={v}" for k, v in house.items() if v is not None]
     parts.append("jumps=" + ",".join(f"{a}-{c}" for a, c in (*b.ladders, *b.chutes)))
-    parts.append(f"players={players}")
+    if players != 2:
+        parts.append(f"players={players}")
     return "?" + "&".join(parts)
 
 
@@ -90,6 +101,8 @@ def largest_board(seed: int = 1000) -> Board:
 def test_the_scripts_constants_are_the_python_sides() -> None:
     shared = site_constants()
     assert (shared["MAX_SQUARES"], shared["MAX_DIE"], shared["WITHIN"]) == (MAX_SQUARES, MAX_DIE, list(WITHIN))
+    assert (shared["MAX_DICE"], shared["MAX_ROLL_AGAIN_LIMIT"], shared["MAX_WEIGHT"]) == \
+        (MAX_DICE, MAX_ROLL_AGAIN_LIMIT, MAX_WEIGHT)
     assert (shared["LADDER"], shared["CHUTE"], shared["PLAIN"]) == (figures.LADDER, figures.CHUTE, list(figures.PLAIN))
     assert shared["PALETTE"] == list(figures.OKABE_ITO)
     assert [[stop, "#" + bytes(rgb).hex()] for stop, rgb in shared["CIVIDIS"]] == figures.CIVIDIS
@@ -114,12 +127,16 @@ def test_the_design_page_is_built_with_the_listed_boards_and_in_the_menu(built_s
     data = re.search(r'<div class="chutes-designer-data" hidden data-search-exclude data-for="designer">(.*?)</div>',
                      html, re.S).group(1)
     boards = json.loads(data)
-    house = ("enter_on", "dice", "weights", "roll_again_limit")  # not in the design page's form yet
-    listed = sorted(r["slug"] for r in bundled_records
-                    if r["results"]["board"]["listed"] and not any(k in r["results"]["board"] for k in house))
-    assert sorted(b["slug"] for b in boards) == listed and "classic-family" not in listed
+    listed = sorted(r["slug"] for r in bundled_records if r["results"]["board"]["listed"])
+    assert sorted(b["slug"] for b in boards) == listed and "classic-family" in listed
     classic = next(b for b in boards if b["slug"] == "classic")
     assert classic["ladders"][0] == [1, 38] and classic["squares"] == 100 and classic["roll_again_on"] is None
+    assert [classic[k] for k in ("dice", "weights", "enter_on", "roll_again_limit", "roll_again_penalty")] == \
+        [None] * 5, "a house rule not used is null"
+    family = next(b for b in boards if b["slug"] == "classic-family")
+    assert (family["enter_on"], family["roll_again_on"], family["roll_again_limit"]) == ([6], 6, 2)
+    weighted = next(b for b in boards if b["slug"] == "classic-weighted")
+    assert weighted["weights"] == list(board("classic-weighted").weights)
     assert 'role="alert"' in html and 'aria-live="polite"' in html
     home = (built_site / "index.html").read_text()
     assert re.search(r'<a href="design/" class="md-nav__link">\s*<span class="md-ellipsis">\s*Design a board', home)
@@ -202,10 +219,13 @@ def test_every_bundled_board_and_random_boards_agree_with_the_exact_engine(
     page = designer.page
     page.route("**/plotly.min.js", lambda route: route.abort())  # the numbers only: no chart needed here
     records = {r["slug"]: r for r in bundled_records}
-    for n, slug in enumerate(s for s in BUNDLED if not board(s).house_rules):  # the form has no house rules yet
+    assert sum(board(s).house_rules for s in BUNDLED) >= 6
+    for n, slug in enumerate(BUNDLED):
         players = 3 + n % 4
-        shown = open_design(page, site, query(board(slug), players))
+        address = query(board(slug), players)
+        shown = open_design(page, site, address)
         _agrees(shown, solved(board(slug), players, records[slug]["players"]["seats"][str(players)]), (slug, players))
+        page.wait_for_function(f"location.search === {address!r}")  # every key of the board came in from the address
     boards = random_boards(32)
     assert {b.overshoot for b in boards} == {"stay", "bounce", "pass"}
     assert sum(b.roll_again_on is not None for b in boards) >= 6 and sum(b.start > 0 for b in boards) >= 3
@@ -436,3 +456,60 @@ def test_the_design_page_is_accessible_light_and_fits_a_phone(site: str, browser
     page.wait_for_function(READY)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     phone.close()
+
+
+@pytest.mark.browser
+def test_the_house_rules_are_set_in_the_form_kept_in_the_address_downloaded_and_named(site: str,
+                                                                                       designer: Watched) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = designer.page
+    open_design(page, site, "?squares=30&die=6&jumps=")
+    state = "document.querySelector('#designer').dataset.query"
+    limit, penalty = page.locator(".design-limit-field"), page.locator(".design-penalty-field")
+    assert limit.is_hidden() and penalty.is_hidden(), "nothing to limit yet"
+    page.get_by_label("Number of dice").fill("2")
+    page.locator(".design-overshoot").select_option("bounce")
+    page.get_by_label("Loaded die: how often each face comes up").fill("1, 1 1;1 1 2")
+    page.get_by_label("To get onto the board, a player must roll").fill("6 12")
+    page.get_by_label("Roll again on").select_option("12")  # the dice's totals: 2 to 12
+    assert limit.is_visible() and penalty.is_hidden()
+    page.get_by_label("Rolls again in one turn, at most").select_option("2")
+    assert penalty.is_visible()
+    page.get_by_label("The penalty roll is not moved and").select_option("start")
+    address = ("?squares=30&die=6&dice=2&weights=1-1-1-1-1-2&overshoot=bounce&start=0&enter_on=6,12&roll_again_on=12"
+               "&roll_again_limit=2&roll_again_penalty=start&jumps=")
+    page.wait_for_function(f"{state} === {address!r} && location.search === {address!r}")
+    assert page.evaluate("document.querySelector('#designer').dataset.state") == "ready"
+    rules = {"squares": 30, "die": 6, "dice": 2, "weights": [1, 1, 1, 1, 1, 2], "overshoot": "bounce",
+             "enter_on": [6, 12], "roll_again_on": 12, "roll_again_limit": 2, "roll_again_penalty": "start"}
+    made = Board(title="My board", **rules)
+    _agrees(page.evaluate(VALUES), solved(made, 2, None), "the form")
+    with page.expect_download() as download:
+        page.locator(".design-download").click()
+    text = Path(download.value.path()).read_text()
+    assert {k: tomllib.loads(text)[k] for k in rules} == rules
+    assert parse_board(text.encode(), "board.toml").canonical() == made.canonical(), "the program reads that board"
+    axe = Axe().run(page)
+    assert [v["id"] for v in axe.response["violations"] if v["impact"] in ("serious", "critical")] == []
+    page.get_by_label("Roll again on").select_option("")
+    page.wait_for_function(f"{state} === '?squares=30&die=6&dice=2&weights=1-1-1-1-1-2&overshoot=bounce&start=0"
+                           "&enter_on=6,12&jumps='")
+    assert limit.is_hidden() and penalty.is_hidden(), "the limit and its penalty went with the roll again"
+    one_die = Board.unchecked(**{**made.fields(), "dice": 1, "roll_again_on": None, "roll_again_limit": None,
+                                 "roll_again_penalty": None})
+    assert board_problems(one_die) == ["enter_on: no roll makes 12 (a roll makes 1-6)"]
+    for typed, problem in (("5", f"dice: input should be less than or equal to {MAX_DICE}, got 5"),
+                           ("1", board_problems(one_die)[0])):
+        page.get_by_label("Number of dice").fill(typed)
+        page.wait_for_function(f"document.querySelector('.design-alert').textContent === {problem!r}")
+        assert page.evaluate("document.querySelector('#designer').dataset.state") == "invalid"
+    for address, fields in (("?squares=20&die=6&dice=2&jumps=", dict(dice=2)),
+                            ("?squares=20&roll_again_limit=2", dict(roll_again_limit=2)),
+                            ("?squares=20&roll_again_on=6&roll_again_penalty=start",
+                             dict(roll_again_on=6, roll_again_penalty="start"))):
+        open_design(page, site, address)
+        problem = "; ".join(board_problems(Board.unchecked(title="x", squares=20, die=6, **fields)))
+        assert problem and page.locator("[role='alert']").inner_text() == problem, address
+    assert penalty.is_visible(), "a penalty named is in sight"
+    designer.assert_clean()

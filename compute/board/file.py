@@ -13,7 +13,7 @@ import stat
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -66,17 +66,12 @@ def _loc(loc: tuple[Any, ...]) -> str:
 
 
 def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
-    """One readable sentence for the first schema error."""
+    """One readable sentence for a schema error of a known key."""
     kind = error["type"]
     loc = tuple(error["loc"])
     if kind != "extra_forbidden":  # pydantic adds the union member tried, e.g. "list[int]", to the location
         loc = tuple(p for p in loc if not (isinstance(p, str) and "[" in p))
     key = _loc(loc)
-    if kind == "extra_forbidden":
-        name = str(loc[0]) if loc else "?"
-        guess = difflib.get_close_matches(name, KNOWN_KEYS, n=1, cutoff=0.6)
-        hint = f" (did you mean '{guess[0]}'?)" if guess else f" (known keys: {', '.join(KNOWN_KEYS)})"
-        return f"unknown key '{name}'{hint}"
     if kind == "missing":
         return f"{key}: missing (every board needs it)"
     value = error.get("input")
@@ -88,8 +83,27 @@ def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
     if kind in ("too_short", "too_long") and loc and loc[0] in ("ladders", "chutes", "snakes"):
         return f"{key}: each jump is a pair [from, to], got {shown}"
     if kind == "literal_error":
-        return f"{key}: must be one of \"stay\", \"bounce\", \"pass\", got {shown}"
+        return f"{key}: must be one of {_choices(str(loc[0]))}, got {shown}"
     return f"{key}: {error['msg'].lower()}, got {shown}"
+
+
+def _unknown_keys(names: list[str]) -> list[str]:
+    """One problem for each unknown key close to a known one (naming it), and one for all the others, which
+    lists the known keys once."""
+    guesses = {name: difflib.get_close_matches(name, KNOWN_KEYS, n=1, cutoff=0.6) for name in names}
+    problems = [f"unknown key '{name}' (did you mean '{guess[0]}'?)" for name, guess in guesses.items() if guess]
+    others = [f"'{name}'" for name, guess in guesses.items() if not guess]
+    if others:
+        problems.append(f"unknown key{'s' if len(others) > 1 else ''} {', '.join(others)} "
+                        f"(known keys: {', '.join(KNOWN_KEYS)})")
+    return problems
+
+
+def _choices(key: str) -> str:
+    """The words a key of the schema allows, each quoted: '"undo", "start"'."""
+    annotation = _BoardFile.model_fields[key].annotation
+    literal = next(a for a in (annotation, *get_args(annotation)) if get_origin(a) is Literal)
+    return ", ".join(f'"{word}"' for word in get_args(literal))
 
 
 def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Board:
@@ -101,8 +115,10 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
     try:
         parsed = _BoardFile.model_validate(dict(data))
     except ValidationError as exc:
-        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        raise BoardError(f"{name}: " + "; ".join(_pydantic_problem(e, data) for e in errors)) from None
+        errors = exc.errors()
+        unknown = _unknown_keys([str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden"])
+        known = [_pydantic_problem(e, data) for e in errors if e["type"] != "extra_forbidden"]
+        raise BoardError(f"{name}: " + "; ".join(unknown + known)) from None
     if parsed.chutes is not None and parsed.snakes is not None:
         raise BoardError(f"{name}: snakes: give chutes or snakes (two names for the same thing), not both")
     chute_word = "snakes" if parsed.snakes is not None else "chutes"

@@ -79,28 +79,50 @@
   }
 
   /* A design (design-address.js) as a board for engine.js, and every rule it breaks: first the board file's
-     checks of each key, as pydantic words them (then there is no board, and `squares` is the number of
-     squares when that much was a number), else the board's own rules (board_problems). */
+     checks of each key, in the order of its schema (compute/board/file.py) and as pydantic words them (then there
+     is no board, and `squares` is the number of squares when that much was a number), else the board's own rules
+     (board_problems). The rolls to enter are taken as the board file's reader takes them: each once, in order. */
   function check(design) {
     var E = window.ChutesEngine;
-    var problems = [], got = {};
-    [["squares", 2, E.MAX_SQUARES], ["die", 1, E.MAX_DIE]].forEach(function (f) {
-      var r = E.wholeNumber(f[0], design[f[0]], f[1], f[2]);
-      if (r.problem) problems.push(r.problem); else got[f[0]] = r.value;
-    });
-    if (E.OVERSHOOT.indexOf(design.overshoot) < 0) {
-      problems.push("overshoot: must be one of \"stay\", \"bounce\", \"pass\", got " + E.shown(design.overshoot));
+    var problems = [];
+    function whole(key, text, low, high) { // the number, or null when it is no number
+      var r = E.wholeNumber(key, text, low, high);
+      if (r.problem) problems.push(r.problem);
+      return r.problem ? null : r.value;
     }
-    var again = design.roll_again_on === "" ? { value: null } : E.wholeNumber("roll_again_on", design.roll_again_on,
-                                                                               null, null);
-    if (again.problem) problems.push(again.problem);
-    var start = E.wholeNumber("start", design.start, 0, null);
-    if (start.problem) problems.push(start.problem);
-    if (problems.length) return { board: null, problems: problems, squares: got.squares };
+    function rule(key, text, low, high) { // a house rule's number: null also when the rule is not used ("")
+      return text === "" ? null : whole(key, text, low, high);
+    }
+    function wholes(key, texts, low, high) { // a list's numbers, or null when it is empty (the rule is not used)
+      var out = texts.map(function (text, i) { return whole(key + "[" + i + "]", text, low, high); });
+      return out.length ? out : null;
+    }
+    function oneOf(key, text, choices) {
+      if (choices.indexOf(text) >= 0) return text;
+      problems.push(key + ": must be one of " + choices.map(function (c) { return "\"" + c + "\""; }).join(", ") +
+                    ", got " + E.shown(text));
+      return null;
+    }
+    var fields = {
+      squares: whole("squares", design.squares, 2, E.MAX_SQUARES), die: whole("die", design.die, 1, E.MAX_DIE),
+      overshoot: oneOf("overshoot", design.overshoot, E.OVERSHOOT),
+      roll_again_on: rule("roll_again_on", design.roll_again_on, null, null),
+      roll_again_limit: rule("roll_again_limit", design.roll_again_limit, 0, E.MAX_ROLL_AGAIN_LIMIT),
+      roll_again_penalty: design.roll_again_penalty === "" ? null :
+        oneOf("roll_again_penalty", design.roll_again_penalty, E.PENALTY),
+      enter_on: wholes("enter_on", design.enter_on, null, null), dice: whole("dice", design.dice, 1, E.MAX_DICE),
+      weights: wholes("weights", design.weights, 0, E.MAX_WEIGHT), start: whole("start", design.start, 0, null)
+    };
+    if (problems.length) return { board: null, problems: problems, squares: fields.squares };
+    if (fields.enter_on !== null) {
+      fields.enter_on = fields.enter_on.filter(function (v, i, all) { return all.indexOf(v) === i; })
+        .sort(function (a, b) { return a - b; });
+    }
     var sides = split(design.jumps);
-    var board = E.makeBoard({ squares: got.squares, die: got.die, overshoot: design.overshoot,
-                              roll_again_on: again.value, start: start.value, chute_word: "chutes",
-                              ladders: sides.ladders, chutes: sides.chutes });
+    fields.chute_word = "chutes";
+    fields.ladders = sides.ladders;
+    fields.chutes = sides.chutes;
+    var board = E.makeBoard(fields);
     return { board: board, problems: E.problems(board), squares: board.squares };
   }
 

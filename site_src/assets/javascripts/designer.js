@@ -7,6 +7,8 @@
  * the board, each seat's chance for 2 to 6 players and the board pages' calculator (calculator.js).
  * A board that breaks a rule is named in the role="alert" message, in the words the program would use, and
  * the last good results stay, marked as such.
+ * The house rules (dice, a loaded die, a roll to enter, a limit on rolling again and its penalty) are fields of
+ * their own; the limit's and the penalty's are shown once there is something to limit.
  * The design is kept in the page's address (?squares=100&die=6&overshoot=stay&start=0&roll_again_on=6&
  * jumps=1-38,4-14,16-6), and "Download as a board file" writes it as TOML.
  * Each headline number is in an element with data-result (its name) and data-value (the number in full).
@@ -85,6 +87,8 @@
     var el = {
       from: q(".design-from"), use: q(".design-use"), title: q(".design-title"), squares: q(".design-squares"),
       die: q(".design-die"), overshoot: q(".design-overshoot"), again: q(".design-again"), start: q(".design-start"),
+      dice: q(".design-dice"), weights: q(".design-weights"), enter: q(".design-enter"), limit: q(".design-limit"),
+      penalty: q(".design-penalty"), limitField: q(".design-limit-field"), penaltyField: q(".design-penalty-field"),
       alert: q(".design-alert"), board: q("[data-board]"), cursor: q(".design-cursor"), legend: q(".design-legend"),
       heat: q(".design-heat"), addFrom: q(".design-add-from"), addTo: q(".design-add-to"),
       add: q(".design-add-button"), clear: q(".design-clear"), list: q(".design-jump-list"),
@@ -108,13 +112,16 @@
 
     /* --- the rules from the form ------------------------------------------------------------------------ */
 
-    function againOptions(die) {
+    /* The totals the dice can roll, for the roll-again choices (one die of six faces while the fields hold
+       no number). */
+    function againOptions() {
       var keep = el.again.value;
-      var top = Math.max(1, Math.min(E.MAX_DIE, die || 6));
+      var die = Math.max(1, Math.min(E.MAX_DIE, parseInt(el.die.value, 10) || 6));
+      var dice = Math.max(1, Math.min(E.MAX_DICE, parseInt(el.dice.value, 10) || 1));
       el.again.textContent = "";
       var values = [""];
-      for (var f = 1; f <= top; f++) values.push(String(f));
-      if (keep && values.indexOf(keep) < 0) values.push(keep); // a face the die lacks: shown, and named below
+      for (var t = dice; t <= dice * die; t++) values.push(String(t));
+      if (keep && values.indexOf(keep) < 0) values.push(keep); // a roll the dice cannot make: shown, and named below
       values.forEach(function (v) {
         var option = document.createElement("option");
         option.value = v;
@@ -124,31 +131,49 @@
       el.again.value = keep;
     }
 
-    function setAgain(value) {
-      if (value && !Array.prototype.some.call(el.again.options, function (o) { return o.value === value; })) {
+    /* Choose a value of a select, adding it as an option (`text`) when it is not one: a value from the address
+       that the rules then name. */
+    function choose(select, value, text) {
+      if (!Array.prototype.some.call(select.options, function (o) { return o.value === value; })) {
         var option = document.createElement("option");
         option.value = value;
-        option.textContent = "a " + value;
-        el.again.appendChild(option);
+        option.textContent = text;
+        select.appendChild(option);
       }
-      el.again.value = value;
+      select.value = value;
+    }
+
+    function setAgain(value) {
+      choose(el.again, value, "a " + value);
     }
 
     function setOvershoot(value) {
-      if (!Array.prototype.some.call(el.overshoot.options, function (o) { return o.value === value; })) {
-        var option = document.createElement("option");
-        option.value = value;
-        option.textContent = value + " (not a rule)";
-        el.overshoot.appendChild(option);
-      }
-      el.overshoot.value = value;
+      choose(el.overshoot, value, value + " (not a rule)");
     }
 
-    /* The design as the form holds it (design-address.js says what a design is). */
+    function setLimit(value) {
+      choose(el.limit, value, value + " (not allowed)");
+    }
+
+    function setPenalty(value) {
+      choose(el.penalty, value || "undo", value + " (not a rule)");
+    }
+
+    /* The limit and its penalty are shown once there is a roll again to limit, or a value to name. */
+    function rulesShown() {
+      el.limitField.hidden = el.again.value === "" && el.limit.value === "";
+      el.penaltyField.hidden = el.limit.value === "" && el.penalty.value === "undo";
+    }
+
+    /* The design as the form holds it (design-address.js says what a design is). The penalty is part of it
+       when it applies (a roll again with a limit) or is not the default; its field holds "undo" otherwise. */
     function design() {
+      var limited = el.again.value !== "" && el.limit.value !== "";
       return { title: el.title.value.trim(), squares: el.squares.value.trim(), die: el.die.value.trim(),
-               overshoot: el.overshoot.value, roll_again_on: el.again.value, start: el.start.value.trim(),
-               jumps: jumps };
+               dice: el.dice.value.trim(), weights: A.list(el.weights.value), overshoot: el.overshoot.value,
+               enter_on: A.list(el.enter.value), roll_again_on: el.again.value, roll_again_limit: el.limit.value,
+               roll_again_penalty: limited || el.penalty.value !== "undo" ? el.penalty.value : "",
+               start: el.start.value.trim(), jumps: jumps };
     }
 
     function title() {
@@ -656,15 +681,23 @@
 
     /* --- starting: from the address, else from the classic board --------------------------------------- */
 
+    /* A board's rules in the form (a bundled board's, or an empty one's: a rule it does not give is not used). */
     function use(b) {
+      function text(value) { return value === null || value === undefined ? "" : String(value); }
       el.title.value = b.title;
       el.squares.value = String(b.squares);
       el.die.value = String(b.die);
-      againOptions(b.die);
+      el.dice.value = String(b.dice || 1);
+      el.weights.value = (b.weights || []).join(" ");
+      againOptions();
       setOvershoot(b.overshoot || "stay");
-      setAgain(b.roll_again_on === null || b.roll_again_on === undefined ? "" : String(b.roll_again_on));
+      el.enter.value = (b.enter_on || []).join(", ");
+      setAgain(text(b.roll_again_on));
+      setLimit(text(b.roll_again_limit));
+      setPenalty(text(b.roll_again_penalty));
       el.start.value = String(b.start || 0);
       jumps = (b.ladders || []).concat(b.chutes || []).map(function (j) { return [j[0], j[1]]; });
+      rulesShown();
     }
 
     function fromAddress() {
@@ -681,14 +714,26 @@
       el.title.value = d.title;
       el.squares.value = d.squares;
       el.die.value = d.die;
-      againOptions(parseInt(el.die.value, 10));
+      el.dice.value = d.dice;
+      el.weights.value = d.weights.join(" ");
+      againOptions();
       setOvershoot(d.overshoot);
+      el.enter.value = d.enter_on.join(", ");
       setAgain(d.roll_again_on);
+      setLimit(d.roll_again_limit);
+      setPenalty(d.roll_again_penalty);
       el.start.value = d.start;
       jumps = d.jumps;
       addressProblems = given.problems;
+      rulesShown();
     }
 
+    for (var k = -1; k <= E.MAX_ROLL_AGAIN_LIMIT; k++) { // the limit's choices: none, or 0 to the largest allowed
+      var choice = document.createElement("option");
+      choice.value = k < 0 ? "" : String(k);
+      choice.textContent = k < 0 ? "no limit" : String(k);
+      el.limit.appendChild(choice);
+    }
     boards.forEach(function (b) {
       var option = document.createElement("option");
       option.value = b.slug;
@@ -707,7 +752,8 @@
       var b = boards.filter(function (x) { return x.slug === el.from.value; })[0];
       var squares = parseInt(el.squares.value, 10);
       use(b || { title: A.DEFAULT_TITLE, squares: squares >= 2 && squares <= E.MAX_SQUARES ? squares : 100,
-                 die: parseInt(el.die.value, 10) || 6, overshoot: el.overshoot.value, start: 0 });
+                 die: parseInt(el.die.value, 10) || 6, dice: parseInt(el.dice.value, 10) || 1,
+                 weights: A.list(el.weights.value), overshoot: el.overshoot.value, start: 0 });
       changed(true);
       speak(b ? "Now showing " + b.title + "." : "All chutes and ladders removed.");
     });
@@ -733,14 +779,25 @@
         if (e.key === "Enter") { e.preventDefault(); el.add.click(); }
       });
     });
-    [el.squares, el.die, el.start, el.title].forEach(function (input) {
+    [el.squares, el.die, el.dice, el.weights, el.enter, el.start, el.title].forEach(function (input) {
       input.addEventListener("input", function () {
-        if (input === el.die) againOptions(parseInt(el.die.value, 10));
+        if (input === el.die || input === el.dice) againOptions();
         changed(false);
       });
     });
-    [el.overshoot, el.again].forEach(function (select) {
-      select.addEventListener("change", function () { changed(false); });
+    el.again.addEventListener("change", function () {
+      if (el.again.value === "") { // nothing left to limit: the limit and its penalty go with it
+        el.limit.value = "";
+        el.penalty.value = "undo";
+      }
+      rulesShown();
+      changed(false);
+    });
+    [el.overshoot, el.limit, el.penalty].forEach(function (select) {
+      select.addEventListener("change", function () {
+        rulesShown();
+        changed(false);
+      });
     });
     el.players.addEventListener("change", function () {
       if (good) seats(good.results);

@@ -2,12 +2,16 @@
  * The rules of the game and its mathematics in double precision, for the pages that compute in the browser
  * (the board pages' calculator and the "Design a board" page). One copy of each rule, written as the Python
  * package writes it:
- *   - one roll (compute/board/rules.py): roll, apply the end rule (stay, bounce, pass), then follow a chute or
- *     ladder starting where the roll landed;
+ *   - one roll (compute/board/rules.py): the sum of `dice` dice, each face as likely as its weight; on square 0 a
+ *     roll that is not one of `enter_on` leaves the token there; otherwise move, apply the end rule (stay,
+ *     bounce, pass), then follow a chute or ladder starting where the roll landed;
  *   - the board's rules and their messages (compute/board/problems.py, board_problems): word for word, in the same
- *     order, so that the page says what `chutes solve` would say about the same board file;
+ *     order, so that the page says what `chutes solve` would say about the same board file, with the squares a
+ *     player can reach and those from which the game can fail to end found as compute/board/reach.py finds them;
  *   - the turn chain (compute/solve/chain.py): the squares where a turn can start and from which the game ends,
- *     with a roll-again face making one turn a run of rolls;
+ *     with a roll-again total making one turn a run of rolls, at most `roll_again_limit` + 1 of them when there
+ *     is a limit (one more roll of that total is not moved, and sends the token back where the turn began,
+ *     "undo", or to square 0, "start");
  *   - the game-length distribution, its quantiles (the smallest k with P(T <= k) >= p), the shortest game
  *     (the same 0-1 breadth-first search over rolls), expected turns left from every square (a linear
  *     solve) and each seat's chance to win, P(seat i wins) = sum_k P(T_i = k) prod_{j<i} P(T_j > k)
@@ -25,8 +29,12 @@
 
   var MAX_SQUARES = C.MAX_SQUARES; // compute/board/limits.py
   var MAX_DIE = C.MAX_DIE;
+  var MAX_DICE = C.MAX_DICE;
+  var MAX_ROLL_AGAIN_LIMIT = C.MAX_ROLL_AGAIN_LIMIT;
+  var MAX_WEIGHT = C.MAX_WEIGHT;
   var WITHIN = C.WITHIN;           // compute/record/results.py: the share of games over within these many turns
   var OVERSHOOT = ["stay", "bounce", "pass"];
+  var PENALTY = ["undo", "start"];
   var TAIL = 1e-17;          // a distribution is followed until fewer games than this are still running
   var MAX_TURNS = 200000;    // ... or for this many turns
   var MAX_WORK = 4e8;        // ... or until this many multiplications have been spent (a design that barely ends)
@@ -44,18 +52,23 @@
     return 2 * last - target;
   }
 
-  /* A board: {squares, die, overshoot, roll_again_on (null or a face), start, ladders, chutes, chute_word}
-     with ladders and chutes lists of [from, to]; `jumps` maps each foot to where it leads (later entries win,
-     as in the Python dict). */
+  /* A board: {squares, die, dice, weights, overshoot, enter_on, roll_again_on, roll_again_limit,
+     roll_again_penalty, start, ladders, chutes, chute_word} with ladders and chutes lists of [from, to];
+     a house rule left out is null (weights: every face alike; enter_on: every roll enters; roll_again_on: none;
+     roll_again_limit: none; roll_again_penalty: "undo" once there is a limit). `jumps` maps each foot to where
+     it leads (later entries win, as in the Python dict). */
   function makeBoard(fields) {
+    function given(key) { return fields[key] === undefined ? null : fields[key]; }
     var board = {
-      squares: fields.squares, die: fields.die, overshoot: fields.overshoot || "stay",
-      roll_again_on: fields.roll_again_on === undefined ? null : fields.roll_again_on,
+      squares: fields.squares, die: fields.die, dice: fields.dice || 1, weights: given("weights"),
+      overshoot: fields.overshoot || "stay", enter_on: given("enter_on"), roll_again_on: given("roll_again_on"),
+      roll_again_limit: given("roll_again_limit"), roll_again_penalty: given("roll_again_penalty"),
       start: fields.start || 0, ladders: (fields.ladders || []).map(pair), chutes: (fields.chutes || []).map(pair),
       chute_word: fields.chute_word || "chutes"
     };
     board.jumps = new Map();
     board.ladders.concat(board.chutes).forEach(function (j) { board.jumps.set(j[0], j[1]); });
+    board.enters = board.enter_on === null ? null : new Set(board.enter_on);
     return board;
   }
 
@@ -64,6 +77,42 @@
   function move(board, square, roll) {
     var landing = rollLanding(board.squares, board.overshoot, square, roll);
     return board.jumps.has(landing) ? board.jumps.get(landing) : landing;
+  }
+
+  /* One roll from a square: off the board (square 0) a roll that is not one of `enter_on` stays there. */
+  function step(board, square, roll) {
+    if (square === 0 && board.enters !== null && !board.enters.has(roll)) return 0;
+    return move(board, square, roll);
+  }
+
+  /* The rolls that can happen, as [total, chance] pairs by total: the sum of `dice` dice, each face f coming up
+     with chance weights[f - 1] / sum(weights) (the convolution of the dice). Only for a board whose weights
+     are valid (problems); kept on the board, which does not change. */
+  function rolls(board) {
+    if (board.rollChances) return board.rollChances;
+    var die = board.die, weights = board.weights, sum = 0, face = [];
+    for (var f = 1; f <= die; f++) sum += weights === null ? 1 : weights[f - 1];
+    for (f = 1; f <= die; f++) face.push((weights === null ? 1 : weights[f - 1]) / sum);
+    var chance = [1]; // chance[t]: P(the dice so far sum to t)
+    for (var n = 0; n < board.dice; n++) {
+      var next = [];
+      for (var t = 0; t < chance.length + die; t++) next.push(0);
+      chance.forEach(function (c, total) {
+        if (c === 0) return;
+        face.forEach(function (q, i) { next[total + i + 1] += c * q; });
+      });
+      chance = next;
+    }
+    var out = [];
+    chance.forEach(function (c, total) { if (c > 0) out.push([total, c]); });
+    board.rollChances = out;
+    return out;
+  }
+
+  /* P(a roll is `total`). */
+  function chanceOf(board, total) {
+    var found = rolls(board).filter(function (r) { return r[0] === total; })[0];
+    return found ? found[1] : 0;
   }
 
   /* --- the board's rules (compute/board/problems.py) ----------------------------------------------------------- */
@@ -84,16 +133,32 @@
     return parts.join(", ");
   }
 
+  /* Which squares can be reached, and from which the last square never can (compute/board/reach.py): where the
+     next turn can begin after a turn begun on `square` (`squares` if the turn can win). Without a roll-again
+     limit one roll at a time is enough (any run of rolls can be cut into turns). With a limit L a turn moves
+     by at most L rolls of roll_again_on (one path: they all move alike) and then one other roll; the (L+1)-th
+     roll of roll_again_on is the penalty, not moved, which ends the turn where it began or on square 0. */
   function successors(board, square) {
-    var out = new Set();
-    for (var roll = 1; roll <= board.die; roll++) out.add(move(board, square, roll));
+    var out = new Set(), limit = board.roll_again_limit;
+    if (limit === null) {
+      rolls(board).forEach(function (r) { out.add(step(board, square, r[0])); });
+      return out;
+    }
+    var again = chanceOf(board, board.roll_again_on) > 0 ? board.roll_again_on : null, here = square;
+    for (var k = 0; k <= limit; k++) {
+      rolls(board).forEach(function (r) { if (r[0] !== again) out.add(step(board, here, r[0])); });
+      if (again === null) break;
+      if (k === limit) { out.add(board.roll_again_penalty === "start" ? 0 : square); break; }
+      here = step(board, here, again);
+      if (here === board.squares) { out.add(here); break; }
+    }
     return out;
   }
 
+  /* Squares where a turn can begin that a player can reach from `origin` (default the start). */
   function reachableSquares(board, origin) {
-    origin = origin === undefined ? board.start : origin;
-    var seen = new Set([origin]);
-    var todo = [origin];
+    var first = origin === undefined ? board.start : origin;
+    var seen = new Set([first]), todo = [first];
     while (todo.length) {
       successors(board, todo.pop()).forEach(function (next) {
         if (next !== board.squares && !seen.has(next)) { seen.add(next); todo.push(next); }
@@ -110,15 +175,12 @@
     return out;
   }
 
+  /* For each square, the squares from which one roll leads to it. */
   function predecessors(board) {
-    var squares = rollSquares(board);
-    var preds = new Map();
-    squares.concat([board.squares]).forEach(function (s) { preds.set(s, new Set()); });
-    squares.forEach(function (s) {
-      successors(board, s).forEach(function (next) {
-        if (!preds.has(next)) preds.set(next, new Set());
-        preds.get(next).add(s);
-      });
+    var preds = [];
+    for (var s = 0; s <= board.squares; s++) preds.push([]);
+    rollSquares(board).forEach(function (from) {
+      successors(board, from).forEach(function (next) { preds[next].push(from); });
     });
     return preds;
   }
@@ -127,37 +189,30 @@
     var found = new Set(targets);
     var todo = Array.from(targets);
     while (todo.length) {
-      (preds.get(todo.pop()) || new Set()).forEach(function (p) {
+      preds[todo.pop()].forEach(function (p) {
         if (!found.has(p)) { found.add(p); todo.push(p); }
       });
     }
     return found;
   }
 
+  /* Squares from which the last square can never be reached. */
   function trappedSquares(board) {
     var reach = backward(predecessors(board), [board.squares]);
     return new Set(rollSquares(board).filter(function (s) { return !reach.has(s); }));
   }
 
+  /* Squares from which the game may never end (a trapped square can be reached). */
   function doomedSquares(board) {
     var trapped = trappedSquares(board);
-    return trapped.size ? backward(predecessors(board), Array.from(trapped)) : new Set();
+    return trapped.size ? backward(predecessors(board), trapped) : new Set();
   }
 
   /* Every rule the board breaks, one phrase each, jumps named as in its board file (board_problems). */
   function problems(board) {
     var last = board.squares;
     var chutesKey = board.chute_word;
-    var rao = board.roll_again_on;
-    var out = [];
-    if (rao !== null && !(1 <= rao && rao <= board.die)) {
-      out.push("roll_again_on: must be a face of the die (1 to " + board.die + "), got " + rao);
-    }
-    if (board.overshoot === "bounce" && board.die > last) {
-      out.push("die: with overshoot = \"bounce\" the die may have at most " + last + " faces (one per square), got " +
-               board.die);
-    }
-    if (rao !== null && board.die === 1) out.push("roll_again_on: a 1-faced die would roll again forever");
+    var out = rollProblems(board);
     var starts = new Map();
     var entries = board.ladders.map(function (j, i) { return ["ladders", i, j]; })
       .concat(board.chutes.map(function (j, i) { return [chutesKey, i, j]; }));
@@ -195,6 +250,52 @@
     return out;
   }
 
+  /* What is wrong with the rolls: the dice, their weights, the roll to enter and the roll-again rule
+     (_roll_problems). */
+  function rollProblems(board) {
+    var die = board.die, dice = board.dice, weights = board.weights, again = board.roll_again_on;
+    var limit = board.roll_again_limit, squares = board.squares;
+    if (weights !== null && weights.length !== die) {
+      return ["weights: one weight per face of the die (" + die + "), got " + weights.length];
+    }
+    if (weights !== null && weights.every(function (w) { return w === 0; })) {
+      return ["weights: at least one face must have a weight above 0 (all are 0)"];
+    }
+    var out = [];
+    var totals = rolls(board).map(function (r) { return r[0]; }), largest = totals[totals.length - 1];
+    if (again !== null && totals.indexOf(again) < 0) {
+      if (dice === 1 && !(1 <= again && again <= die)) {
+        out.push("roll_again_on: must be a face of the die (1 to " + die + "), got " + again);
+      } else if (dice === 1) out.push("roll_again_on: the die never shows a " + again + " (its weight is 0)");
+      else {
+        out.push("roll_again_on: " + dice + " dice of " + die + " faces never make a total of " + again +
+                 " (they make " + ranges(totals) + ")");
+      }
+    }
+    if (board.overshoot === "bounce" && largest > squares) {
+      out.push(dice === 1 ?
+        "die: with overshoot = \"bounce\" the die may have at most " + squares + " faces (one per square), got " + die :
+        "dice: with overshoot = \"bounce\" a roll may be at most " + squares + " (the squares), but " + dice +
+        " dice of " + die + " faces make up to " + largest);
+    }
+    if (again !== null && limit === null && die === 1 && dice === 1) {
+      out.push("roll_again_on: a 1-faced die would roll again forever");
+    } else if (again !== null && limit === null && totals.length === 1 && totals[0] === again) {
+      out.push("roll_again_on: every roll is a " + again + ", so a turn would roll again forever " +
+               "(give roll_again_limit to end it)");
+    }
+    if (again === null) {
+      ["roll_again_limit", "roll_again_penalty"].forEach(function (key) {
+        if (board[key] !== null) out.push(key + ": needs roll_again_on (the roll that rolls again)");
+      });
+    } else if (board.roll_again_penalty !== null && limit === null) {
+      out.push("roll_again_penalty: needs roll_again_limit (the most extra rolls in one turn)");
+    }
+    var never = (board.enter_on || []).filter(function (v) { return totals.indexOf(v) < 0; });
+    if (never.length) out.push("enter_on: no roll makes " + ranges(never) + " (a roll makes " + ranges(totals) + ")");
+    return out;
+  }
+
   /* Python's repr of a value read from a form or an address (a string, or a whole number). */
   function shown(value) {
     if (typeof value === "number") return String(value);
@@ -202,53 +303,65 @@
   }
 
   /* The board file's own checks on one whole-number key (what pydantic says about it, as the command line
-     words it): the value, or a message. */
+     words it): the value, or a message. The text is what the board file holds (design-toml.js writes a whole
+     number as it is typed, anything else as a string); a number is named by all its digits, as Python does. */
   function wholeNumber(key, text, low, high) {
-    if (!/^\s*[+-]?\d+\s*$/.test(String(text))) {
-      return { problem: key + ": expected a whole number, got " + shown(String(text)) };
+    var m = /^([+-]?)0*(\d+)$/.exec(String(text));
+    if (!m) return { problem: key + ": expected a whole number, got " + shown(String(text)) };
+    var n = parseInt(text, 10), digits = (m[1] === "-" && m[2] !== "0" ? "-" : "") + m[2];
+    if (low !== null && n < low) {
+      return { problem: key + ": input should be greater than or equal to " + low + ", got " + digits };
     }
-    var n = parseInt(text, 10);
-    if (low !== null && n < low) return { problem: key + ": input should be greater than or equal to " + low + ", got " + n };
-    if (high !== null && n > high) return { problem: key + ": input should be less than or equal to " + high + ", got " + n };
+    if (high !== null && n > high) {
+      return { problem: key + ": input should be less than or equal to " + high + ", got " + digits };
+    }
     return { value: n };
   }
 
   /* --- the turn chain (compute/solve/chain.py) ----------------------------------------------------------------- */
 
   /* States: squares where a turn starts and from which the game ends. rows[i]: [j, P(the turn from state i
-     ends on state j)] pairs; finish[i]: P(finishing during the turn). A roll-again face makes the turn a run
-     of rolls: from each square it leads to one square, so the run is a path (which may loop back on itself,
-     then its weights repeat geometrically). */
+     ends on state j)] pairs; finish[i]: P(finishing during the turn). A roll-again total makes the turn a run
+     of rolls: from each square it leads to one square, so the run is a path. Without a limit the path may
+     loop back on itself (its weights then repeat geometrically): Q = (I - B)^-1 A. With a limit L it has at
+     most L + 1 squares, and a roll again from the last one is the penalty roll, not moved:
+     Q = sum_{k <= L} B^k A + P(roll again) B^L 1 on the penalty's square, r = sum_{k < L} B^k a + B^L a'
+     (a' without the wins of a roll again), B the roll again and A the rolls that end the turn. */
   function turnChain(board) {
     var doomed = doomedSquares(board);
     var states = rollSquares(board).filter(function (s) { return !doomed.has(s); });
     var index = new Map();
     states.forEach(function (s, i) { index.set(s, i); });
-    var die = board.die, last = board.squares, rao = board.roll_again_on;
+    var last = board.squares, rao = board.roll_again_on, limit = board.roll_again_limit;
+    var chances = rolls(board), again = rao === null ? 0 : chanceOf(board, rao);
     var rows = [], finish = [];
     states.forEach(function (square) {
       var row = new Map();
       var done = 0;
+      function add(to, w) { row.set(index.get(to), (row.get(index.get(to)) || 0) + w); }
       var path = [square], seen = new Map([[square, 0]]), loop = -1;
-      if (rao !== null) {
-        for (;;) {
-          var next = move(board, path[path.length - 1], rao);
-          if (next === last) break;
-          if (seen.has(next)) { loop = seen.get(next); break; }
-          seen.set(next, path.length);
-          path.push(next);
-        }
+      while (rao !== null && (limit === null || path.length <= limit)) {
+        var next = step(board, path[path.length - 1], rao);
+        if (next === last) break;
+        if (limit === null && seen.has(next)) { loop = seen.get(next); break; }
+        seen.set(next, path.length);
+        path.push(next);
       }
-      var repeat = loop >= 0 ? 1 / (1 - Math.pow(die, -(path.length - loop))) : 1;
-      var weight = 1 / die;
+      var repeat = loop >= 0 ? 1 / (1 - Math.pow(again, path.length - loop)) : 1;
+      var weight = 1; // P(the turn gets to this square of the path)
       path.forEach(function (s, t) {
         var w = t >= loop && loop >= 0 ? weight * repeat : weight;
-        for (var roll = 1; roll <= die; roll++) {
-          var to = move(board, s, roll);
-          if (to === last) done += w;
-          else if (roll !== rao) row.set(index.get(to), (row.get(index.get(to)) || 0) + w);
-        }
-        weight /= die;
+        chances.forEach(function (r) {
+          var c = w * r[1];
+          if (r[0] === rao && t === limit) { // the penalty roll: back where the turn began, or to square 0
+            add(board.roll_again_penalty === "start" ? 0 : square, c);
+            return;
+          }
+          var to = step(board, s, r[0]);
+          if (to === last) done += c;
+          else if (r[0] !== rao) add(to, c);
+        });
+        weight *= again;
       });
       rows.push(Array.from(row.entries()).sort(function (a, b) { return a[0] - b[0]; }));
       finish.push(done);
@@ -258,39 +371,42 @@
   }
 
   /* One roll from each of the chain's states: rows[i] lists [j, P(the roll leads to state j)], finish[i] is
-     P(the roll wins) and ends[i] P(the roll ends the turn: a face other than the roll-again one, or a win).
-     Without a roll-again face these are the turn chain's own rows. */
+     P(the roll wins) and ends[i] P(the roll ends the turn: a total other than the roll-again one, or a win).
+     Without a roll-again total these are the turn chain's own rows. (Not for a limit of rolls again: a roll's
+     outcome then depends on the rolls before it in the turn.) */
   function rollChain(chain) {
-    var board = chain.board, die = board.die, last = board.squares, rao = board.roll_again_on;
+    var board = chain.board, last = board.squares, rao = board.roll_again_on;
     var rows = [], finish = [], ends = [];
     chain.states.forEach(function (square) {
       var row = new Map(), won = 0, ending = 0;
-      for (var roll = 1; roll <= die; roll++) {
-        var to = move(board, square, roll);
-        if (to === last) won++;
-        else row.set(chain.index.get(to), (row.get(chain.index.get(to)) || 0) + 1);
-        if (roll !== rao || to === last) ending++;
-      }
-      rows.push(Array.from(row.entries(), function (e) { return [e[0], e[1] / die]; }));
-      finish.push(won / die);
-      ends.push(ending / die);
+      rolls(board).forEach(function (r) {
+        var to = step(board, square, r[0]);
+        if (to === last) won += r[1];
+        else row.set(chain.index.get(to), (row.get(chain.index.get(to)) || 0) + r[1]);
+        if (r[0] !== rao || to === last) ending += r[1];
+      });
+      rows.push(Array.from(row.entries()));
+      finish.push(won);
+      ends.push(ending);
     });
     return { rows: rows, finish: finish, ends: ends };
   }
 
   /* Expected turns to finish from every state, solved roll by roll: t = P t + ends, P the one-roll chain (each
-     roll that ends a turn counts one), whose rows have at most `die` entries even with a roll-again face (a
-     turn's row then has up to `die` for every roll of the turn). (I - P) t = ends by Gaussian elimination
-     with the states taken from the last back to the first: a square's rolls lead mostly forward, so in that
-     order most of a row's entries are already below the diagonal and only the moves back (chutes, bounces)
-     fill in entries, about a third as many as in the forward order on random boards. */
+     roll that ends a turn counts one), whose rows have at most one entry per roll even with a roll-again total
+     (a turn's row then has that many for every roll of the turn). With a limit of rolls again a roll's outcome
+     depends on the turn so far, and the turn chain itself is solved, t = Q t + 1. (I - P) t = ends by Gaussian
+     elimination with the states taken from the last back to the first: a square's rolls lead mostly forward,
+     so in that order most of a row's entries are already below the diagonal and only the moves back (chutes,
+     bounces) fill in entries, about a third as many as in the forward order on random boards. */
   function expectedTurns(chain) {
-    var roll = rollChain(chain), d = chain.states.length;
-    var rows = roll.rows.slice().reverse().map(function (row) {
+    var d = chain.states.length, system = chain.board.roll_again_limit === null ? rollChain(chain) :
+      { rows: chain.rows, finish: chain.finish, ends: chain.states.map(function () { return 1; }) };
+    var rows = system.rows.slice().reverse().map(function (row) {
       return row.map(function (e) { return [d - 1 - e[0], e[1]]; });
     });
-    var lu = factor(rows, roll.finish.slice().reverse());
-    return solveFactored(lu, roll.ends.slice().reverse()).reverse();
+    var lu = factor(rows, system.finish.slice().reverse());
+    return solveFactored(lu, system.ends.slice().reverse()).reverse();
   }
 
   /* The LU factors of I - P, P given by its sparse rows and `sums` the sums of I - P's rows (the chance of
@@ -452,43 +568,55 @@
     return race(squares.map(function (s) { return byStart.get(s); }));
   }
 
-  /* Fewest turns to finish, with one shortest run of rolls (compute.exact.shortest_game: a 0-1 breadth-first
-     search over rolls; a roll-again roll that does not win costs no turn). */
+  /* Fewest turns to finish, with one shortest run of rolls (compute/solve/jumps.py, shortest_game: a 0-1
+     breadth-first search over rolls, whose nodes are a square with the rolls again made in the turn,
+     node = square * n + rolls again, n = roll_again_limit + 1, or 1 without a limit; a roll again that does not
+     win costs no turn, and with "start" the penalty roll, which ends the turn on square 0, may be part of the
+     way). */
   function shortestGame(board) {
-    var last = board.squares;
-    var best = new Map([[board.start, [0, 0]]]);
+    var n = board.roll_again_limit === null ? 1 : board.roll_again_limit + 1, last = board.squares * n, rao = board.roll_again_on;
+    var limited = board.roll_again_limit !== null, first = board.start * n;
+    var best = new Map([[first, [0, 0]]]);
     var parent = new Map();
-    var queue = [board.start], head = 0, front = [];
+    var queue = [first], head = 0, front = [];
     var done = new Set();
     function less(a, b) { return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]); }
     while (front.length || head < queue.length) {
-      var square = front.length ? front.pop() : queue[head++];
-      if (done.has(square)) continue;
-      done.add(square);
-      var here = best.get(square);
-      for (var roll = 1; roll <= board.die; roll++) {
-        var next = move(board, square, roll);
-        var extra = roll === board.roll_again_on && next !== last ? 0 : 1;
+      var node = front.length ? front.pop() : queue[head++];
+      if (done.has(node)) continue;
+      done.add(node);
+      var here = best.get(node), square = Math.floor(node / n), made = node % n;
+      rolls(board).forEach(function (r) {
+        var roll = r[0], next, extra;
+        if (roll === rao && limited && made === n - 1) { // the penalty roll: back where the turn began is no help
+          if (board.roll_again_penalty !== "start") return;
+          next = 0;
+          extra = 1;
+        } else {
+          var to = step(board, square, roll);
+          extra = roll === rao && to !== board.squares ? 0 : 1;
+          next = to * n + (extra === 0 && limited ? made + 1 : 0);
+        }
         var cand = [here[0] + extra, here[1] + 1];
         if (!best.has(next) || less(cand, best.get(next))) {
           best.set(next, cand);
-          parent.set(next, [square, roll]);
+          parent.set(next, [node, roll]);
           if (next !== last) {
             if (extra === 0) front.push(next); else queue.push(next);
           }
         }
-      }
+      });
     }
     if (!best.has(last)) return null;
-    var rolls = [];
+    var path = [];
     var at = last;
-    while (at !== board.start) {
-      var step = parent.get(at);
-      rolls.push(step[1]);
-      at = step[0];
+    while (at !== first) {
+      var back = parent.get(at);
+      path.push(back[1]);
+      at = back[0];
     }
-    rolls.reverse();
-    return { turns: best.get(last)[0], rolls: rolls };
+    path.reverse();
+    return { turns: best.get(last)[0], rolls: path };
   }
 
   /* Everything the design page shows about a valid board. */
@@ -525,8 +653,11 @@
   }
 
   window.ChutesEngine = {
-    MAX_SQUARES: MAX_SQUARES, MAX_DIE: MAX_DIE, OVERSHOOT: OVERSHOOT, WITHIN: WITHIN,
-    rollLanding: rollLanding, makeBoard: makeBoard, move: move, problems: problems, wholeNumber: wholeNumber,
+    MAX_SQUARES: MAX_SQUARES, MAX_DIE: MAX_DIE, MAX_DICE: MAX_DICE, MAX_ROLL_AGAIN_LIMIT: MAX_ROLL_AGAIN_LIMIT,
+    MAX_WEIGHT: MAX_WEIGHT,
+    OVERSHOOT: OVERSHOOT, PENALTY: PENALTY, WITHIN: WITHIN,
+    rollLanding: rollLanding, makeBoard: makeBoard, move: move, step: step, rolls: rolls, problems: problems,
+    wholeNumber: wholeNumber,
     shown: shown, ranges: ranges, reachableSquares: reachableSquares, trappedSquares: trappedSquares,
     doomedSquares: doomedSquares, rollSquares: rollSquares, turnChain: turnChain, expectedTurns: expectedTurns,
     lengthDistribution: lengthDistribution, cumulative: cumulative, quantile: quantile, race: race,
