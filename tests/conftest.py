@@ -4,18 +4,22 @@ browser (helpers they share with the tests live in `helpers`)."""
 from __future__ import annotations
 
 import functools
+import json
+import os
 import shutil
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from helpers import (
     BUNDLED,
     CHROMIUM,
     CHROMIUM_FLAGS,
     REPOSITORY,
     QuietHandler,
+    SiteHandler,
     Watched,
     board,
     browser_group,
@@ -27,6 +31,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from chutes.compute.record.schema import BoardRecord
 from chutes.compute.solve.chain import TurnChain
+from chutes.site_build.project import Project
 
 
 @pytest.fixture
@@ -57,36 +62,60 @@ def site_http() -> Iterator[ThreadingHTTPServer]:
 
 
 @pytest.fixture(scope="session")
-def bundled_project(tmp_path_factory: pytest.TempPathFactory):
-    """A project of the bundled boards with every record computed (no site built), once per session.
+def shared_tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every pytest-xdist worker of this run shares (the run's own temporary folder without them)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def bundled_project(shared_tmp: Path):
+    """A project of the bundled boards with every record computed (no site built), once per run: the first
+    worker to need it computes it, the others wait for it and then read it (none of them writes to it).
 
     Records the repository's own cache already holds (after `bash scripts/build`) are copied in, never
     written back: the cache checks each one as usual and recomputes what is missing, stale or altered."""
     from chutes.cli import compute_stage
 
-    project = new_project(tmp_path_factory.mktemp("built"), BUNDLED)
-    ours = REPOSITORY / ".cache" / "results"
-    if ours.is_dir():
-        project.cache_dir.mkdir(parents=True)
-        for record in ours.glob("*.json"):
-            shutil.copy(record, project.cache_dir / record.name)
-    return project, compute_stage(quiet=True)(project)
+    root = shared_tmp / "built"
+    with FileLock(shared_tmp / "built.lock"):
+        done = shared_tmp / "built-records.json"
+        project = Project.at(root) if done.exists() else new_project(root, BUNDLED)
+        if not done.exists():
+            ours = REPOSITORY / ".cache" / "results"
+            if ours.is_dir():
+                project.cache_dir.mkdir(parents=True, exist_ok=True)
+                for record in ours.glob("*.json"):
+                    shutil.copy(record, project.cache_dir / record.name)
+            done.write_text(json.dumps([str(path) for path in compute_stage(quiet=True)(project)]))
+    return project, [Path(path) for path in json.loads(done.read_text())]
 
 
 @pytest.fixture(scope="session")
-def built_site(bundled_project, site_http: ThreadingHTTPServer) -> Path:
-    """The whole site built from the bundled boards' project, once per session.
-
-    Its site_url is the test server's address: Material's instant navigation only takes over links
-    listed in sitemap.xml under the same host and port.
-    """
+def built_site(bundled_project, shared_tmp: Path, site_http: ThreadingHTTPServer) -> Path:
+    """The whole site built from the bundled boards' project, once per run (the first worker to need it builds
+    it for the address of its own server), served by this worker's server (`site_http`, which rewrites the
+    sitemap's address: Material's instant navigation only takes over links listed in sitemap.xml under the
+    page's own host and port)."""
     from chutes.site_build.pipeline import build_site
 
     project, record_files = bundled_project
-    url = f"http://127.0.0.1:{site_http.server_address[1]}/"
-    site = build_site(project, lambda _: record_files, url)
-    site_http.RequestHandlerClass = functools.partial(QuietHandler, directory=str(site))
+    with FileLock(shared_tmp / "site.lock"):
+        address = shared_tmp / "site-address.txt"
+        if not address.exists():
+            url = f"http://127.0.0.1:{site_http.server_address[1]}/"
+            build_site(project, lambda _: record_files, url)
+            address.write_text(url)
+    site = project.site_dir
+    site_http.RequestHandlerClass = functools.partial(type("Site", (SiteHandler,), {"built_for": address.read_text()}),
+                                                      directory=str(site))
     return site
+
+
+@pytest.fixture(scope="session")
+def built_site_address(built_site: Path, shared_tmp: Path) -> str:
+    """The address the built site was built for (its citations and sitemap name it)."""
+    return (shared_tmp / "site-address.txt").read_text()
 
 
 @pytest.fixture(scope="session")

@@ -78,6 +78,25 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class SiteHandler(QuietHandler):
+    """Serves a site built for another address (`built_for`, another worker's server) as if built for this one:
+    its sitemap.xml names this server's pages (Material's instant navigation takes over only the links of the
+    sitemap under the page's own host and port); every other file as it is."""
+
+    built_for = ""
+
+    def do_GET(self) -> None:
+        if not self.path.split("?")[0].endswith("/sitemap.xml"):
+            return super().do_GET()
+        here = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        body = (Path(self.directory) / "sitemap.xml").read_text().replace(self.built_for, here).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
 def browser_group(module: str) -> str:
     """The pytest-xdist group of a module's browser tests: a module's run on one worker, so that the modules
     share the cores (a worker builds the served site once and starts Chromium once, for all its modules)."""

@@ -30,7 +30,7 @@ ALL_RENDERED = ("() => { const charts = Array.from(document.querySelectorAll('.c
 
 @pytest.fixture(scope="session")
 def server(built_site: Path, site_http: ThreadingHTTPServer) -> Iterator[str]:
-    """The built site over HTTP on 127.0.0.1, at the address it was built for."""
+    """The built site over HTTP on 127.0.0.1 (its sitemap naming this address: `helpers.SiteHandler`)."""
     thread = threading.Thread(target=site_http.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{site_http.server_address[1]}"
