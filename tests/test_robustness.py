@@ -122,7 +122,17 @@ def _two_boards(tmp_path: Path) -> Path:
     return boards
 
 
-def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cache of one uninterrupted `chutes compute` of the two boards, alone."""
+    folder = tmp_path_factory.mktemp("reference")
+    done = _chutes("compute", "--boards", str(_two_boards(folder)), "--cache", str(folder / "cache"))
+    assert done.returncode == 0, done.stderr
+    return folder / "cache"
+
+
+@pytest.mark.xdist_group("robustness-reference")  # on one worker, which computes the reference once
+def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path, reference: Path) -> None:
     boards, cache = _two_boards(tmp_path), tmp_path / "cache"
     for moment in ("experiments/*.parts/*.json", "short-*.json"):  # mid-sweep, then between boards
         proc = subprocess.Popen([sys.executable, "-m", "chutes", "compute",
@@ -138,13 +148,12 @@ def test_a_killed_compute_leaves_no_partial_result(tmp_path: Path) -> None:
     done = _chutes("compute", "--boards", str(boards), "--cache", str(cache))
     assert done.returncode == 0, done.stderr
     assert not list(cache.rglob(".*.tmp")) and not list(cache.rglob("*.parts"))
-    reference = tmp_path / "reference"
-    assert _chutes("compute", "--boards", str(boards), "--cache", str(reference)).returncode == 0
     assert _valid_cache(cache) == _valid_cache(reference)
     assert _snapshot(cache) == _snapshot(reference)
 
 
-def test_two_computes_at_once_do_not_corrupt_the_cache(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("robustness-reference")
+def test_two_computes_at_once_do_not_corrupt_the_cache(tmp_path: Path, reference: Path) -> None:
     boards, cache = _two_boards(tmp_path), tmp_path / "cache"
     command = [sys.executable, "-m", "chutes", "compute", "--boards", str(boards),
                "--cache", str(cache)]
@@ -153,6 +162,4 @@ def test_two_computes_at_once_do_not_corrupt_the_cache(tmp_path: Path) -> None:
     assert [p.returncode for p in procs] == [0, 0], outputs
     assert any("waiting for another run" in err for _, err in outputs)
     assert len(_valid_cache(cache)) == 2 + 4, "two board records and their two experiment files each"
-    reference = tmp_path / "reference"
-    assert _chutes("compute", "--boards", str(boards), "--cache", str(reference)).returncode == 0
     assert _snapshot(cache) == _snapshot(reference)
