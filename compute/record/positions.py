@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..board.reach import passed_squares
-from ..solve.chain import TurnChain, roll_counts
+from ..solve.chain import TurnChain
 
 SHOWN_MASS = 0.99
 """The animation runs until this share of games is over (or MAX_TURNS, or MAX_VALUES)."""
@@ -33,8 +32,8 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
     the expected landings during turn n (index = square; the last square holds P(T ≤ n))."""
     board = chain.board
     d, w = chain.size, board.roll_weight
-    rows = passed_squares(board, chain.states)  # the states, then squares only passed partway through a turn
-    continuing = np.array(roll_counts(board, rows, {s: i for i, s in enumerate(rows)}).again, dtype=float) / w
+    rows = chain.passed  # the states, then squares only passed partway through a turn
+    continuing = np.array(chain.rolls.again, dtype=float) / w
     feet = sorted(board.jumps)
     column = {foot: j for j, foot in enumerate(feet)}
     lands = np.zeros((len(rows), len(feet)))  # one roll from each row: the chance it lands on each foot...

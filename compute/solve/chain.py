@@ -29,11 +29,29 @@ from .integer import IntegerChain
 
 
 @dataclass(frozen=True)
+class RollCounts:
+    """One roll from each state, as whole-number weights out of `weight`: rolls that end the turn on a state
+    (`ends`, A), rolls of `roll_again_on` that go on to another roll (`again`, B), rolls that win (`finish`,
+    a) and those of them not of `roll_again_on` (`finish_plain`, a'), and the weight of `roll_again_on`
+    itself (`penalty`: the chance of a penalty roll once a roll-again limit is reached, 0 without a rule)."""
+
+    weight: int
+    ends: list[list[int]]
+    again: list[list[int]]
+    finish: list[int]
+    finish_plain: list[int]
+    penalty: int
+
+
+@dataclass(frozen=True)
 class TurnChain(IntegerChain):
     """A board's turn chain: its integers (`IntegerChain`, what the algorithms take) with the board they
-    came from, and every result derived from them, each computed once when first asked."""
+    came from, and every result derived from them, each computed once when first asked. `rolls`: the single
+    rolls from each state, then from each square a turn passes without beginning there (`passed`)."""
 
     board: Board
+    passed: tuple[int, ...]
+    rolls: RollCounts
 
     # --- derived quantities, each computed once ------------------------------------------------------
 
@@ -82,21 +100,6 @@ def safe_squares(board: Board) -> tuple[int, ...]:
     """Squares where a turn can start and from which the game ends with probability one."""
     doomed = doomed_squares(board)
     return tuple(s for s in roll_squares(board) if s not in doomed)
-
-
-@dataclass(frozen=True)
-class RollCounts:
-    """One roll from each state, as whole-number weights out of `weight`: rolls that end the turn on a state
-    (`ends`, A), rolls of `roll_again_on` that go on to another roll (`again`, B), rolls that win (`finish`,
-    a) and those of them not of `roll_again_on` (`finish_plain`, a'), and the weight of `roll_again_on`
-    itself (`penalty`: the chance of a penalty roll once a roll-again limit is reached, 0 without a rule)."""
-
-    weight: int
-    ends: list[list[int]]
-    again: list[list[int]]
-    finish: list[int]
-    finish_plain: list[int]
-    penalty: int
 
 
 def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) -> RollCounts:
@@ -180,15 +183,14 @@ def turn_chain(board: Board) -> TurnChain:
     consumer (results, charts, checks, players, experiments) shares its cached quantities."""
     states = safe_squares(board)
     index = {s: i for i, s in enumerate(states)}
+    passed = passed_squares(board, states)  # the states, then (with a roll-again limit) squares a turn passes
+    rolls = roll_counts(board, passed, {s: i for i, s in enumerate(passed)})
     if board.roll_again_on is None:
-        rolls = roll_counts(board, states, index)
         scale, M, finish = rolls.weight, fmpz_mat(rolls.ends), tuple(rolls.finish)
     elif board.roll_again_limit is None:
-        scale, M, finish = _unlimited_turn(roll_counts(board, states, index))
-    else:  # rows also for the squares a turn passes: their rolls go on a turn begun on a state
-        passed = passed_squares(board, states)
-        rolls = roll_counts(board, passed, {s: i for i, s in enumerate(passed)})
+        scale, M, finish = _unlimited_turn(rolls)
+    else:
         target = index[0] if board.penalty == "start" else None
         scale, M, finish = _limited_turn(rolls, board.roll_again_limit, target, len(states))
     return TurnChain(states=states, scale=scale, M=M, finish=finish, index=index, start=index[board.start],
-                     board=board)
+                     board=board, passed=passed, rolls=rolls)

@@ -3,18 +3,21 @@
 The rules are written here again on purpose, from their statement on the method page and independent
 of `compute.board.rules` and the chain code, so that simulation is a genuine third check of the exact
 results. Games are split into fixed chunks, each with its own generator seeded from (seed, chunk): the
-same seed gives the same games whatever the number of threads. The game loop is compiled once per process
-(about 1.5 s), and not cached on disk: Numba would write its cache beside this file, inside the installed
-package.
+same seed gives the same games whatever the number of threads. The game loop is compiled by Numba when
+first needed (about 6 s of CPU) and the machine code kept in the user's cache folder (`_compiled_play`),
+never inside the installed package, so that the next process loads it in a fraction of a second.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 import numba
 import numpy as np
+from platformdirs import user_cache_dir
 from scipy.stats import binomtest, norm
 
 from ..board.model import Board
@@ -52,7 +55,6 @@ def _uniform(state, buffered, have, n):
     return np.int64(product >> np.uint64(32)), state, buffered, have
 
 
-@numba.njit(parallel=True)
 def _play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit, undo, enters, jumps, first_chunk):
     lengths = np.empty(n_games, dtype=np.int64)
     n_chunks = (n_games + CHUNK - 1) // CHUNK
@@ -101,6 +103,21 @@ def _play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit,
     return lengths
 
 
+
+@cache
+def _compiled_play() -> numba.core.registry.CPUDispatcher:
+    """`_play` compiled by Numba, in parallel, its machine code kept on disk in the user's cache folder
+    (`platformdirs.user_cache_dir("chutes-exact")`, numba/). Numba keeps it beside the source file unless
+    told otherwise, which would write inside the installed package: its cache folder setting points elsewhere
+    only while the function is wrapped (where the code goes is fixed then), and is put back at once."""
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(Path(user_cache_dir("chutes-exact")) / "numba")
+    try:
+        return numba.njit(parallel=True, cache=True)(_play)
+    finally:
+        numba.config.CACHE_DIR = saved
+
+
 def _jump_table(board: Board) -> np.ndarray:
     table = np.arange(board.squares + 1, dtype=np.int64)
     for a, b in board.jumps.items():
@@ -122,7 +139,7 @@ def game_lengths(board: Board, games: int, seed: int, first_chunk: int = 0) -> n
     if board.enter_on is not None:
         enters[:] = False
         enters[list(board.enter_on)] = True
-    return _play(games, seed & _MASK, board.start, board.squares, cumulative, board.dice,
+    return _compiled_play()(games, seed & _MASK, board.start, board.squares, cumulative, board.dice,
                  _OVERSHOOT[board.overshoot], again, limit, board.penalty == "undo", enters, _jump_table(board),
                  first_chunk)
 
