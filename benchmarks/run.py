@@ -192,7 +192,7 @@ def solve_stages(board: Board) -> dict[str, float]:
     chain.first_player_wins  # noqa: B018
     out["exact two-player chance"] = cpu() - t
     t = cpu()
-    solve(board)
+    solve(chain)
     out["the rest (landmarks, bounds, text)"] = cpu() - t
     return out
 

@@ -176,7 +176,7 @@ def open_design(page: Page, site: str, address: str) -> dict[str, str]:
 
 def solved(b: Board, players: int, certified: list[dict] | None) -> dict[str, float]:
     """What the page shows, from the exact engine (`chutes solve`; the seats certified by interval arithmetic)."""
-    exact = solve(b)
+    exact = solve(turn_chain(b))
     g = exact["game_length"]
     seats = certified or seat_chances(turn_chain(b), players)
     return {"expected-turns": float(exact["expected_turns"]["decimal"]),
