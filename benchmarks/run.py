@@ -441,7 +441,7 @@ def write_markdown(results: dict[str, object]) -> None:
         f"run {results['date']} with `python benchmarks/run.py`.", "",
         *budget_lines(results), "",
         "| what | seed / peer | budget | measured |", "|---|---|---|---|",
-        f"| `chutes solve classic --json`, whole process (imports and all) | — | ≤ 0.6 s | "
+        f"| `chutes solve classic --json`, whole process (imports and all) | — | ≤ 0.30 s | "
         f"{results.get('solve_classic_json_s', float('nan')):.2f} s |",
         f"| exact first-player probability, classic board | 99 minutes | ≤ 0.1 s | "
         f"{results['two_player_classic_s']:.3f} s |",

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from chutes.compute import __version__
 from chutes.compute.board.limits import MAX_DIE
 
 if TYPE_CHECKING:
@@ -76,8 +75,22 @@ def _project_option(fn):
                         help="The site project (the folder holding mkdocs.yml) [default: the working directory].")(fn)
 
 
+def _scheduler_option(text: str):
+    return click.option("--scheduler", metavar="ADDRESS", default=None, help=text)
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """--version: the version is looked up only when asked (`chutes.compute.package_version`)."""
+    if value and not ctx.resilient_parsing:
+        from chutes.compute import package_version
+
+        click.echo(f"chutes, version {package_version()}")
+        ctx.exit()
+
+
 @click.group(help="Exact analysis of Chutes and Ladders boards, published as a static website.")
-@click.version_option(__version__, prog_name="chutes")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
 def main() -> None:
     """Entry point group."""
 
@@ -95,14 +108,23 @@ def main() -> None:
               help="Number of players starting together: each seat's chance to win.")
 @click.option("--exact", "exact", is_flag=True,
               help="With --players 3: the first player's chance as an exact fraction (it can take a while).")
+@_scheduler_option("Do the exact methods' work modulo many primes on this Dask cluster (e.g. tcp://10.0.0.5:8786).")
 @_project_option
 def solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool,
-          project: Path | None) -> None:
+          scheduler: str | None, project: Path | None) -> None:
     """Solve a board, or a race between players on it."""
     if positions is not None and players is not None:
         raise click.UsageError("give either --positions or --players, not both")
     if exact and players != 3:
         raise click.UsageError("--exact goes with --players 3 (two players are always exact)")
+    from chutes.compute.solve.modular import on_cluster
+
+    with on_cluster(scheduler):
+        _solve(board, as_json, positions, players, exact, project)
+
+
+def _solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool,
+           project: Path | None) -> None:
     b, estimate = _board_and_estimate(board, project)
     if exact:
         _first_of_three(b, as_json)
@@ -269,10 +291,12 @@ def _fewer_records_than_boards(project: Project) -> bool:
     return count(project.cache_dir, "*.json") < count(project.boards_dir, "*.toml")
 
 
-def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False):
+def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False,
+                  scheduler: str | None = None):
     """The compute stage as the build stage calls it: bring the cache up to date, return the record files.
 
-    Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done."""
+    Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done.
+    With a Dask `scheduler`, the boards' work modulo primes and their experiments run on that cluster."""
     def records(project: Project) -> list[Path]:
         from chutes.compute.store.sweep import start_workers_early
 
@@ -289,7 +313,7 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
         shown = BoardProgress()
         try:
             outcomes = update(boards, ResultCache(project.cache_dir), force=force, log=_say,
-                              jobs=os.cpu_count() or 1, prune=not only, progress=False,
+                              jobs=os.cpu_count() or 1, prune=not only, progress=False, scheduler=scheduler,
                               on_start=None if quiet else lambda b, s: shown.start(b.slug, s),
                               on_done=None if quiet else lambda o: shown.done(o.slug, o.computed, o.seconds,
                                                                               o.estimate, o.path.name))
@@ -304,11 +328,13 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
                                     "results as JSON (unchanged boards are not recomputed).")
 @click.option("--only", multiple=True, metavar="SLUG", help="Only this board (repeatable).")
 @click.option("--force", is_flag=True, help="Recompute even when the cache is up to date.")
+@_scheduler_option("Do the exact work modulo many primes and the experiments on this Dask cluster "
+                   "(e.g. tcp://10.0.0.5:8786); the boards are still computed and stored here.")
 @_paths
-def compute_command(only: tuple[str, ...], force: bool, boards_dir: Path | None, cache_dir: Path | None,
-                    project: Path | None) -> None:
+def compute_command(only: tuple[str, ...], force: bool, scheduler: str | None, boards_dir: Path | None,
+                    cache_dir: Path | None, project: Path | None) -> None:
     """Update the results cache."""
-    compute_stage(only, force)(_project(project, boards_dir=boards_dir, cache_dir=cache_dir))
+    compute_stage(only, force, scheduler=scheduler)(_project(project, boards_dir=boards_dir, cache_dir=cache_dir))
 
 
 def _engine_option(fn):
@@ -375,9 +401,10 @@ def cache_key() -> None:
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def new(directory: Path) -> None:
     """Write a ready site project."""
+    from chutes.compute import package_version
     from chutes.site_build.new_project import write_project
 
-    written = write_project(directory, __version__)
+    written = write_project(directory, package_version())
     _say(f"new site project in {directory}/ ({len(written)} files); next: cd {directory} && chutes build")
 
 
@@ -390,8 +417,7 @@ def experiment() -> None:
 
 
 def _parallel_options(fn):
-    fn = click.option("--scheduler", metavar="ADDRESS", default=None,
-                      help="Run on this Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes.")(fn)
+    fn = _scheduler_option("Run on this Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes.")(fn)
     fn = click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default=True,
                       help="Local worker processes.")(fn)
     fn = click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -5,13 +5,28 @@ The compute stage of the project. It never imports the web stack (plotly, jinja2
 
 import functools
 import hashlib
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-try:
-    __version__ = version("chutes-exact")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+
+@functools.cache
+def package_version() -> str:
+    """The installed package's version, "0+unknown" in a source tree that was never installed.
+
+    Looked up on first use (`__version__` too): importing importlib.metadata is a noticeable part of a quick
+    command's start-up, and `chutes solve` never needs the version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chutes-exact")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> str:
+    """`__version__`, as `package_version` finds it."""
+    if name == "__version__":
+        return package_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @functools.cache
@@ -24,7 +39,7 @@ def code_hash(folder: Path | None = None) -> str:
     (no imports); computed once per process and folder.
     """
     root = Path(__file__).parent if folder is None else Path(folder)
-    digest = hashlib.sha256(f"chutes-exact {__version__}\0".encode())
+    digest = hashlib.sha256(f"chutes-exact {package_version()}\0".encode())
     for path in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
         data = path.read_bytes()
         digest.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())

@@ -23,8 +23,9 @@ from .board.model import Board
 from .board.problems import BoardError
 from .record.build import board_experiments, board_record, cache_key, record_seconds
 from .record.schema import check_record, record_problem
+from .solve.modular import on_cluster
 from .store.results import ResultCache
-from .store.sweep import PartStore, run_pieces, start_workers_early
+from .store.sweep import PartStore, check_cluster, run_pieces, start_workers_early
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
 
 def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Callable[[str], None] = print,
            progress: bool | None = None, jobs: int = 1, prune: bool = False, on_start: OnStart | None = None,
-           on_done: OnDone | None = None) -> list[Outcome]:
+           on_done: OnDone | None = None, scheduler: str | None = None) -> list[Outcome]:
     """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones.
 
     With `prune`, the records of boards that are not in `boards` are removed (the project deleted them).
@@ -115,6 +116,9 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     computed, longest estimate first: just before it starts when the boards are computed one after
     another (`jobs` = 1 or a single board due), but for all of them at once, when they are queued, when
     several are computed in parallel worker processes (they start as workers come free).
+
+    With a Dask `scheduler`, the boards are still computed and stored here (on `jobs` local processes), but
+    their work modulo primes (`solve.modular.on_cluster`) and their experiments' pieces run on that cluster.
     """
     try:
         cache.directory.mkdir(parents=True, exist_ok=True)
@@ -133,7 +137,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     try:
         for leftover in cache.directory.rglob(".*.tmp"):
             leftover.unlink(missing_ok=True)
-        outcomes = _update(boards, cache, force, log, progress, jobs, on_start, on_done)
+        outcomes = _update(boards, cache, force, log, progress, jobs, on_start, on_done, scheduler)
         if prune:
             for gone in cache.prune(b.slug for b in boards):
                 log(f"removed {gone.name}: its board is no longer in the project")
@@ -143,7 +147,8 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
 
 
 def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[[str], None],
-            progress: bool | None, jobs: int, on_start: OnStart | None, on_done: OnDone | None) -> list[Outcome]:
+            progress: bool | None, jobs: int, on_start: OnStart | None, on_done: OnDone | None,
+            scheduler: str | None) -> list[Outcome]:
     missing = [b for b in boards if force or not cache.path(b.slug, cache_key(b)).exists()]
     if jobs > 1 and len(missing) > 1:
         start_workers_early(__name__)  # their imports overlap the checks of the cached records below
@@ -164,22 +169,27 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
     estimates = {board.slug: record_seconds(board) for board in todo}
     todo.sort(key=lambda b: estimates[b.slug], reverse=True)  # the longest first: the last ones to finish are short
     workers = min(jobs, len(todo))
-    pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs, progress) for board in todo]
+    if scheduler and todo:
+        check_cluster(scheduler)  # a bad address is one line at once, not one per board from the workers
+    pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs, progress, scheduler) for board in todo]
     parts = _Into(outcomes, estimates, on_done, on_start, todo, one_by_one=workers <= 1)
     parts.announce()
     run_pieces(stored_record, pieces, jobs=workers, parts=parts, desc="compute", progress=progress)
     return [outcomes[board.slug] for board in boards]
 
 
-def stored_record(board: Board, directory: Path, force: bool, jobs: int,
-                  progress: bool | None = None) -> tuple[str, float]:
+def stored_record(board: Board, directory: Path, force: bool, jobs: int, progress: bool | None = None,
+                  scheduler: str | None = None) -> tuple[str, float]:
     """Compute a board's record, check it and store it in the cache folder; where, and the seconds it took.
 
-    Run in a worker when several boards are due (the record is written there and never travels back)."""
+    Run in a worker when several boards are due (the record is written there and never travels back); with a
+    Dask `scheduler`, the work modulo primes and the experiments' pieces go to that cluster."""
     started = time.perf_counter()
     try:
-        experiments = board_experiments(board, directory / "experiments", jobs=jobs, force=force, progress=progress)
-        record = board_record(board, experiments, jobs=jobs)
+        experiments = board_experiments(board, directory / "experiments", jobs=jobs, force=force, progress=progress,
+                                        scheduler=scheduler)
+        with on_cluster(scheduler):
+            record = board_record(board, experiments, jobs=jobs)
     except ValidationError as exc:
         raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {record_problem(exc)}") from None
     stored = ResultCache(directory).store(record.json_form())

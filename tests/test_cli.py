@@ -32,6 +32,19 @@ def test_solve_json_classic():
     assert (shortest["numerator"], shortest["denominator"]) == ("73", "46656")
 
 
+def test_solve_json_imports_only_what_it_needs():
+    """The quick command's start-up (benchmarks/startup.py): no floats beyond numpy, no simulation, no web stack,
+    no worker processes, no cluster."""
+    out = subprocess.run([sys.executable, "-X", "importtime", "-m", "chutes", "solve", "classic", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    loaded = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert {"chutes.compute.solve.twoplayer", "numpy"} <= loaded
+    heavy = {"scipy", "numba", "jinja2", "plotly", "mkdocs", "yaml", "tqdm", "threadpoolctl", "dask", "multiprocessing",
+             "chutes.site_build.pages", "chutes.compute.record.schema", "chutes.compute.solve.simulate"}
+    assert loaded & heavy == set()
+
+
 def test_solve_words_from_a_file(tmp_path):
     out = chutes("solve", "site_src/boards/tiny.toml")
     assert out.returncode == 0, out.stderr

@@ -70,9 +70,10 @@ def board_record(board: Board, experiments: Experiments | Skipped, jobs: int = 1
 
 
 def board_experiments(board: Board, folder: Path | None = None, jobs: int = 1, force: bool = False,
-                      progress: bool | None = None) -> Experiments | Skipped:
+                      progress: bool | None = None, scheduler: str | None = None) -> Experiments | Skipped:
     """A board's experiments for its record (the die sizes, the start square, one added jump), their pieces
-    kept in `folder` to resume from; or why they are left out (`Skipped`): the board has more than
+    kept in `folder` to resume from and run on `jobs` processes or the Dask cluster at `scheduler`; or why
+    they are left out (`Skipped`): the board has more than
     EXPERIMENTS_MAX_SQUARES squares (`chutes experiment` still runs them on request) or house rules (the
     die-size and added-jump experiments are written for one fair die and an unlimited roll-again).
     `progress` goes to the sweeps' tqdm bars (None shows them on a terminal only, False never)."""
@@ -82,9 +83,10 @@ def board_experiments(board: Board, folder: Path | None = None, jobs: int = 1, f
     if board.squares > EXPERIMENTS_MAX_SQUARES:
         return Skipped(skipped=f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares")
     return Experiments.model_validate(
-        {"dice": sweeps.dice(board, jobs=jobs, folder=folder, force=force, progress=progress),
+        {"dice": sweeps.dice(board, jobs=jobs, scheduler=scheduler, folder=folder, force=force, progress=progress),
          "start": sweeps.start(board),
-         "add_jump": sweeps.add_jump(board, jobs=jobs, folder=folder, force=force, progress=progress)})
+         "add_jump": sweeps.add_jump(board, jobs=jobs, scheduler=scheduler, folder=folder, force=force,
+                                     progress=progress)})
 
 
 def first_of_three(chain: TurnChain, parallel: bool | None = None) -> FirstPlayer | Skipped:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import islice
 
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
-from scipy.sparse import csr_array
 
 from .integer import IntegerChain
 
@@ -76,23 +75,72 @@ def moments(chain: IntegerChain, turns: list[Fraction] | None = None) -> tuple[F
 
 
 @dataclass(frozen=True)
+class FloatTail:
+    """Where the exact part of a distribution ended, for its float continuation (`terms`): the games still
+    running after `turns` exact turns, u·Mᵏ as integers over `power` = sᵏ, and when to stop (`distribution`)."""
+
+    chain: IntegerChain
+    vector: tuple[int, ...]
+    power: int
+    turns: int
+    loose: int | float
+    exact_tail: Fraction
+    float_tail: float
+
+    def terms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """P(T = k) and P(T > k) in floats for k past the exact part, until the tail is below `exact_tail`, or
+        below `float_tail` from turn `loose` on (at most MAX_TERMS turns in all)."""
+        from scipy.sparse import csr_array  # only the charts need the float tail; scipy is slow to import
+
+        QT = csr_array(self.chain.Q_float.T)
+        r = self.chain.r_float
+        x = np.array([v / self.power for v in self.vector])
+        tail = sum(self.vector) / self.power
+        k = self.turns
+        floor = _float_above(self.exact_tail)  # a float below it is below exact_tail: one float comparison a step
+        floats: list[float] = []
+        survival: list[float] = []
+        while not (k >= MAX_TERMS or tail < floor or (k >= self.loose and tail < self.float_tail)):
+            floats.append(float(x @ r))
+            x = QT @ x
+            tail = float(x.sum())
+            survival.append(tail)
+            k += 1
+        return tuple(floats), tuple(survival)
+
+
+@dataclass(frozen=True)
 class Distribution:
     """P(T = k) for k = 1, 2, ...: exactly numerators[k − 1] / scaleᵏ for the first `terms` turns, floats after.
 
     The exact terms are integers over the implied denominator sᵏ (no fraction is reduced per term):
     `term`, `cdf`, `quantile`, `mode` and `shortest` answer exactly from them, and raise ValueError for
-    anything the exact part does not decide.
+    anything the exact part does not decide. The float terms are computed when first asked for (only the
+    charts read them).
     """
 
     scale: int
     numerators: tuple[int, ...]
     alive: int
     """P(T > terms)·scale^terms: the games still running after the exact part."""
-    tail_floats: tuple[float, ...]
-    tail_survival: tuple[float, ...]
-    """P(T > k) for k = terms + 1, ... (one per float term), from the same float iteration."""
     peak: int = 0
     """The mode as decided by `distribution` (0: not decided within the exact part)."""
+    tail: FloatTail | None = field(default=None, repr=False, compare=False)
+    """Where the float terms start from (None: there are none)."""
+
+    @cached_property
+    def _float_terms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        return self.tail.terms() if self.tail is not None else ((), ())
+
+    @property
+    def tail_floats(self) -> tuple[float, ...]:
+        """P(T = k) for k = terms + 1, ... in floats."""
+        return self._float_terms[0]
+
+    @property
+    def tail_survival(self) -> tuple[float, ...]:
+        """P(T > k) for k = terms + 1, ... (one per float term), from the same float iteration."""
+        return self._float_terms[1]
 
     @property
     def terms(self) -> int:
@@ -258,23 +306,11 @@ def distribution(chain: IntegerChain, exact_tail: Fraction = EXACT_TAIL, float_t
     vector = walk.entries()
     if sum(vector) != alive:
         raise ArithmeticError("the turn chain loses probability: P(T > k) is not 1 − P(T ≤ k)")
-    floats: list[float] = []
-    survival: list[float] = []
+    tail = None
     if alive and float_tail > 0 and not alive * tail_d < tail_n * power:
-        loose = min(_bits_horizon(s, exact_bits), max_terms)
-        QT = csr_array(chain.Q_float.T)
-        r = chain.r_float
-        x = np.array([v / power for v in vector])
-        tail = alive / power
-        k = len(numerators)
-        floor = _float_above(exact_tail)  # a float below it is below exact_tail: one float comparison a step
-        while not (k >= MAX_TERMS or tail < floor or (k >= loose and tail < float_tail)):
-            floats.append(float(x @ r))
-            x = QT @ x
-            tail = float(x.sum())
-            survival.append(tail)
-            k += 1
-    return Distribution(s, tuple(numerators), alive, tuple(floats), tuple(survival), peak)
+        tail = FloatTail(chain, tuple(vector), power, len(numerators), min(_bits_horizon(s, exact_bits), max_terms),
+                         exact_tail, float_tail)
+    return Distribution(s, tuple(numerators), alive, peak, tail)
 
 
 def bound_terms(dist: Distribution) -> Iterator[tuple[int, int, int]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import solve_discrete_lyapunov
 
 from .integer import IntegerChain
 
@@ -16,5 +15,7 @@ def expected_turns_float(chain: IntegerChain) -> np.ndarray:
 
 def pair_matrix_float(chain: IntegerChain) -> np.ndarray:
     """W[i, j] = P(player to move on i beats the one on j): the Stein equation W = Q W Qᵀ + r 1ᵀ."""
+    from scipy.linalg import solve_discrete_lyapunov  # scipy takes longer to import than a quick solve runs
+
     Q, r = chain.Q_float, chain.r_float
     return solve_discrete_lyapunov(Q, np.outer(r, np.ones(chain.size)))

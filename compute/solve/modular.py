@@ -1,15 +1,15 @@
 """Modular arithmetic shared by the exact multi-player methods: integer Krylov sequences, minimal
 polynomials by Berlekamp–Massey modulo primes, word-size prime lists, Chinese remainders, and the
-residues computed in a second process when there are many."""
+residues computed in a second process when there are many, or on a Dask cluster (`on_cluster`)."""
 
 from __future__ import annotations
 
 import functools
 import math
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 
 import gmpy2
@@ -117,10 +117,34 @@ def reduced_fraction(numerator: int, denominator: int) -> Fraction:
         return Fraction(num, den)
 
 
+_SCHEDULER: ContextVar[str | None] = ContextVar("scheduler", default=None)
+
+
+@contextmanager
+def on_cluster(scheduler: str | None) -> Iterator[None]:
+    """Within the block, `run_parallel` sends the per-prime work to the Dask cluster at `scheduler` (None: this
+    machine). A context rather than an argument, so that it reaches the exact methods through the chain's
+    cached properties; worker processes do not inherit it."""
+    token = _SCHEDULER.set(scheduler)
+    try:
+        yield
+    finally:
+        _SCHEDULER.reset(token)
+
+
 def run_parallel(work: Callable, args: tuple, primes: list[int], parallel: bool) -> list:
-    """work(*args, primes) with the primes shared by this process and a forked second one if asked."""
+    """work(*args, primes) for a list of per-prime results: in chunks on the cluster of `on_cluster` if there is
+    one, else here, with the primes shared by this process and a forked second one if `parallel`."""
+    scheduler = _SCHEDULER.get()
+    if scheduler:
+        from ..store.sweep import run_chunks  # the sweeps (tqdm, process pools, Dask): only for a cluster
+
+        return run_chunks(work, args, primes, scheduler)
     if not parallel or len(primes) < 2 or (os.cpu_count() or 1) < 2:
         return work(*args, primes)
+    import multiprocessing  # a quick solve never forks: these imports wait until one does
+    from concurrent.futures import ProcessPoolExecutor
+
     half = len(primes) // 2
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
         future = pool.submit(work, *args, primes[:half])

@@ -1,4 +1,5 @@
-"""Run a sweep's independent pieces in parallel — a local process pool or a Dask cluster — and resume it.
+"""Run a sweep's independent pieces in parallel — a local process pool or a Dask cluster — and resume it;
+and spread one long list of work items over a Dask cluster in chunks (`run_chunks`).
 
 Each finished piece is written at once (atomically) into a folder of parts, with a hash of the piece's
 own input; a sweep that is interrupted and started again loads the parts whose input is the same and
@@ -30,7 +31,7 @@ from .files import write_atomic
 
 
 class SweepError(RuntimeError):
-    """A sweep that cannot run (no such cluster, dask missing); the message is one line."""
+    """A sweep that cannot run (no such cluster, no workers, dask missing); the message is one line."""
 
 
 class PartStore:
@@ -86,7 +87,8 @@ def run_pieces(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], jobs: 
 
     try:
         if scheduler:
-            _run_dask(fn, pieces, todo, scheduler, finish)
+            with _connect(scheduler) as client:
+                _run_dask(client, fn, pieces, todo, finish)
         elif jobs > 1 and len(todo) > 1:
             with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(fn),
                                      initializer=_worker_start, initargs=(os.getpid(),)) as pool:
@@ -150,19 +152,64 @@ def _worker_start(owner: int) -> None:
     threadpool_limits(1)
 
 
-def _run_dask(fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], todo: list[int], scheduler: str,
-              finish: Callable[[int, Any], None]) -> None:
+CONNECT_SECONDS = 10
+"""How long to wait for a Dask scheduler to answer, and for it to have a worker."""
+CHUNKS_PER_THREAD = 4
+"""`run_chunks` makes this many chunks per worker thread of the cluster (the last ones to finish are short)."""
+
+
+def _connect(scheduler: str) -> Any:
+    """A Dask client of the cluster at `scheduler` that has at least one worker; else SweepError, in one line."""
     try:
         from dask.distributed import Client
-        from dask.distributed import as_completed as dask_completed
     except ImportError:
         raise SweepError("--scheduler needs dask.distributed: pip install 'chutes-exact[dask]'") from None
     try:
-        client = Client(scheduler, timeout="10s")
+        client = Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise SweepError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
-    with client:
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        client.close()
+        raise SweepError(f"--scheduler {scheduler}: the Dask cluster has no workers (start some with "
+                         f"'dask worker {scheduler}')") from None
+    return client
+
+
+def check_cluster(scheduler: str) -> None:
+    """Nothing if the Dask cluster at `scheduler` answers and has a worker; else SweepError, in one line."""
+    _connect(scheduler).close()
+
+
+def _with_shared(fn: Callable[..., Any], shared: tuple[Any, ...], *piece: Any) -> Any:
+    """fn(*shared, *piece) on a worker (`shared` arrives once per worker, not once per piece)."""
+    return fn(*shared, *piece)
+
+
+def _run_dask(client: Any, fn: Callable[..., Any], pieces: Sequence[tuple[Any, ...]], todo: Sequence[int],
+              finish: Callable[[int, Any], None], shared: tuple[Any, ...] = ()) -> None:
+    """fn(*shared, *piece) for the pieces numbered in `todo` on the client's cluster, each result handed to
+    `finish` as it comes."""
+    from dask.distributed import as_completed as dask_completed
+
+    if shared:
+        [data] = client.scatter([shared], broadcast=True, hash=False)
+        futures = [client.submit(_with_shared, fn, data, *pieces[n], pure=False) for n in todo]
+    else:
         futures = [client.submit(fn, *pieces[n], pure=False) for n in todo]
-        index = {f.key: n for f, n in zip(futures, todo)}
-        for future in dask_completed(futures):
-            finish(index[future.key], future.result())
+    index = {f.key: n for f, n in zip(futures, todo)}
+    for future in dask_completed(futures):
+        finish(index[future.key], future.result())
+
+
+def run_chunks(fn: Callable[..., list[Any]], shared: tuple[Any, ...], items: list[Any], scheduler: str) -> list[Any]:
+    """fn(*shared, chunk) over consecutive chunks of `items` on the Dask cluster at `scheduler`, joined in order
+    (fn returns one result per item of its chunk): a few chunks per worker thread, `shared` sent once."""
+    with _connect(scheduler) as client:
+        threads = sum(client.nthreads().values())
+        size = max(1, -(-len(items) // (CHUNKS_PER_THREAD * threads)))
+        pieces = [(items[i:i + size],) for i in range(0, len(items), size)]
+        results: list[list[Any]] = [[] for _ in pieces]
+        _run_dask(client, fn, pieces, range(len(pieces)), results.__setitem__, shared)
+    return [x for chunk in results for x in chunk]

@@ -1,0 +1,113 @@
+"""`chutes solve classic --json` as a whole process, with and without this project's cached bytecode.
+
+Usage: python benchmarks/startup.py [--runs N] [--against DIR]   (N defaults to 15)
+
+Each run is a fresh `python -m chutes solve classic --json` (imports, the board, the exact solve, the JSON),
+timed in wall seconds, and in CPU seconds of the child process. "Warm": the project's modules are read from
+their cached bytecode (written by an untimed first run). "No bytecode": the packages are copied without their
+`__pycache__` folders and run with PYTHONDONTWRITEBYTECODE=1, so every run compiles the project's own modules
+(as a fresh clone's first run does; installed libraries keep their bytecode). `--against DIR` times another
+checkout of the project (an older commit, say; named by its folder) the same way, interleaved run by run, for
+a before-and-after on the same machine state. Every run must print the same bytes. Medians are compared with
+the budget (0.30 s).
+The section between the markers in benchmarks/results.md is replaced (run.py writes the rest of that file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from sections import write_section  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results.md"
+BEGIN, END = "<!-- startup.py: begin -->", "<!-- startup.py: end -->"
+COMMAND = ("-m", "chutes", "solve", "classic", "--json")
+BUDGET_SECONDS = 0.30
+PACKAGES = ("chutes", "compute", "site_build", "templates", "site_src", "mkdocs.yml")
+"""A checkout's `chutes` package (chutes/compute, chutes/site_build, … are links to the others) and the project
+file that makes the folder a project, as in the checkout itself."""
+
+
+def timed_run(folder: Path, env: dict[str, str]) -> tuple[float, float, bytes]:
+    """Wall and CPU seconds of one `python -m chutes solve classic --json` started in `folder`, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, *COMMAND], cwd=folder, env=env, capture_output=True, check=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, done.stdout
+
+
+def without_bytecode(checkout: Path, into: Path) -> Path:
+    """A copy of the checkout's packages with no cached bytecode, to run from."""
+    into.mkdir()
+    for name in PACKAGES:
+        source = checkout / name
+        if source.is_dir():
+            shutil.copytree(source, into / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+        elif source.is_file():
+            shutil.copy(source, into / name)
+    return into
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="runs per checkout and condition (default 15)")
+    parser.add_argument("--against", type=Path, default=None, help="another checkout to time side by side")
+    options = parser.parse_args()
+    checkouts = {"this checkout": ROOT} | ({options.against.resolve().name: options.against.resolve()}
+                                          if options.against else {})
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    cold_env = {**base, "PYTHONDONTWRITEBYTECODE": "1"}
+    load = os.getloadavg()[0]
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    outputs: set[bytes] = set()
+    with tempfile.TemporaryDirectory() as scratch:
+        folders = {}
+        for n, (name, checkout) in enumerate(checkouts.items()):
+            timed_run(checkout, base)  # writes the warm condition's bytecode
+            cold = without_bytecode(checkout, Path(scratch) / str(n))
+            folders[name] = {"warm": (checkout, base), "no bytecode": (cold, cold_env)}
+        for _ in range(options.runs):
+            for name, conditions in folders.items():
+                for condition, (folder, env) in conditions.items():
+                    wall, cpu, out = timed_run(folder, env)
+                    times.setdefault((name, condition), []).append((wall, cpu))
+                    outputs.add(out)
+    load = max(load, os.getloadavg()[0])
+    if len(outputs) != 1:
+        raise SystemExit("the runs printed different output")
+    rows = []
+    for (name, condition), runs in times.items():
+        wall = statistics.median(w for w, _ in runs)
+        rows.append(f"| {name} | {condition} | {wall:.3f} s | {min(w for w, _ in runs):.3f} s | "
+                    f"{statistics.median(c for _, c in runs):.3f} s | {'yes' if wall <= BUDGET_SECONDS else 'no'} |")
+    text = "\n".join([
+        BEGIN, "",
+        f"Start-up (`python benchmarks/startup.py`, {platform.machine()}, Python {platform.python_version()}, run "
+        f"{time.strftime('%Y-%m-%d')}): `chutes solve classic --json` as a whole process, {options.runs} runs per "
+        f"row, interleaved; warm = the project's cached bytecode, no bytecode = its modules compiled on every run "
+        f"(installed libraries keep theirs); the load average reached {load:.1f} on 2 cores. Budget: median ≤ "
+        f"{BUDGET_SECONDS:.2f} s. Every run printed the same {len(next(iter(outputs))):,} bytes.", "",
+        "| code | bytecode | median wall | fastest wall | median CPU | within budget |",
+        "|---|---|---|---|---|---|", *rows, "",
+        END])
+    write_section(RESULTS, BEGIN, END, text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
