@@ -103,7 +103,6 @@ def _play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit,
     return lengths
 
 
-
 @cache
 def _compiled_play() -> numba.core.registry.CPUDispatcher:
     """`_play` compiled by Numba, in parallel, its machine code kept on disk in the user's cache folder
