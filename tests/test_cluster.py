@@ -31,22 +31,15 @@ def _every_worker_ran_more(before: list[int], after: list[int]) -> bool:
     return len(after) == len(before) == 2 and all(b > a for a, b in zip(before, after))
 
 
-def test_two_players_on_a_cluster_give_the_local_fraction(cluster) -> None:
-    c = chain("classic")
+@pytest.mark.parametrize("slug, method", [("classic", first_player_wins), ("tiny", first_of_three_wins)],
+                         ids=["two players", "three players"])
+def test_the_exact_chances_on_a_cluster_are_the_local_fractions(cluster, slug: str, method) -> None:
+    c = chain(slug)
     before = _executed(cluster)
     with on_cluster(cluster.scheduler_address):
-        remote = first_player_wins(c)
+        remote = method(c)
     assert _every_worker_ran_more(before, _executed(cluster))
-    assert remote == first_player_wins(c, parallel=False)
-
-
-def test_three_players_on_a_cluster_give_the_local_fraction(cluster) -> None:
-    c = chain("tiny")
-    before = _executed(cluster)
-    with on_cluster(cluster.scheduler_address):
-        remote = first_of_three_wins(c)
-    assert _every_worker_ran_more(before, _executed(cluster))
-    assert remote == first_of_three_wins(c, parallel=False)
+    assert remote == method(c, parallel=False)
 
 
 def test_solve_with_a_scheduler_prints_the_same(cluster) -> None:
