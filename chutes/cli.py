@@ -139,7 +139,6 @@ def _solve(board: str, as_json: bool, positions: str | None, players: int | None
             _print_race(b, result)
         return
     from chutes.compute.record.results import solve as solve_board
-    from chutes.compute.record.results import summary
     from chutes.compute.solve.chain import turn_chain
 
     with _working(f"solving {b.slug or board}", estimate):
@@ -147,6 +146,8 @@ def _solve(board: str, as_json: bool, positions: str | None, players: int | None
     if as_json:
         _emit_json(result)
     else:
+        from chutes.compute.record.words import summary  # pydantic's models: only for the words
+
         click.echo(summary(result))
         click.echo(f"  (solved in {time.perf_counter() - started:.2f} s)")
 
@@ -156,6 +157,8 @@ def _first_of_three(b: Board, as_json: bool) -> None:
     from chutes.compute.board.model import BoardError
     from chutes.compute.numbers import fraction_json
     from chutes.compute.record.results import board_json
+    from chutes.compute.record.schema import FirstPlayer
+    from chutes.compute.record.words import leading_digits
     from chutes.compute.solve.chain import turn_chain
     from chutes.compute.solve.threeplayer import estimated_seconds, first_of_three_wins
 
@@ -171,7 +174,7 @@ def _first_of_three(b: Board, as_json: bool) -> None:
     if as_json:
         _emit_json({"board": board_json(b), "players": 3, "first_player_wins": p})
         return
-    click.echo(f"{_printable(b.title)}\n  First of three players wins: {p['decimal']}\n"
+    click.echo(f"{_printable(b.title)}\n  First of three players wins: {leading_digits(FirstPlayer(**p))}\n"
                f"    exactly a fraction with {p['numerator_digits']:,} digits over {p['denominator_digits']:,} "
                f"(use --json for all of them; solved in {time.perf_counter() - started:.1f} s)")
 

@@ -56,6 +56,15 @@ def _stand_in(x: Fraction, digits: int) -> Fraction:
     return stand_in if x > 0 else -stand_in
 
 
+def fixed_decimal(x: Fraction, places: int = DECIMAL_DIGITS, up: bool = False) -> str:
+    """x ≥ 0 to `places` decimals, every one written, rounded down (truncated: the digits a number shows before
+    "…", or a lower bound) or, with `up`, rounded up (an upper bound). By GMP, in time that barely grows with x's
+    digits."""
+    q, r = divmod(gmpy2.mpz(x.numerator) * gmpy2.mpz(10) ** places, gmpy2.mpz(x.denominator))
+    digits = integer_text(int(q + (1 if up and r else 0))).rjust(places + 1, "0")
+    return f"{digits[:-places]}.{digits[-places:]}" if places else digits
+
+
 def exact_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
     """The JSON form of an exact value: decimal strings for numerator and denominator, and a preview."""
     return {"numerator": integer_text(x.numerator), "denominator": integer_text(x.denominator),
@@ -63,9 +72,11 @@ def exact_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, str]:
 
 
 def fraction_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, Any]:
-    """An exact value with the sizes of its numerator and denominator (for the very long fractions)."""
+    """An exact chance with the sizes of its numerator and denominator (for the very long fractions) and its
+    first `digits` decimals truncated (what a headline shows before "…")."""
     numerator, denominator = integer_text(x.numerator), integer_text(x.denominator)
     return {"numerator": numerator, "denominator": denominator, "decimal": decimal_string(x, digits),
+            "truncated": fixed_decimal(x, digits),
             "numerator_digits": len(numerator.lstrip("-")), "denominator_digits": len(denominator)}
 
 

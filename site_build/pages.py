@@ -29,7 +29,7 @@ from . import constants, figures
 from .checks import SiteError
 from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from .tables import board_tables, overlay_table
-from .words import FILTERS, per_thousand, rounded
+from .words import FILTERS, games, per_thousand, rounded
 
 SKIP_SOURCES = {"boards", "literature.toml"}
 LITERATURE = "literature.toml"
@@ -210,8 +210,9 @@ def _squares_csv(record: BoardRecord) -> str:
 def _headlines(record: BoardRecord) -> list[tuple[str, str]]:
     """The share image's numbers: each a value and the words under it."""
     res = record.results
+    g = res.game_length
     return [(f"{rounded(res.expected_turns.decimal, 1)} turns", "on average for one player to finish"),
-            (f"{res.game_length.median:,} turns", "or fewer in half of all games (the median)"),
+            (f"{g.median:,} turns", f"or fewer in {games(g.at_most[str(g.median)])} (the median)"),
             (f"{per_thousand(res.first_player_wins.decimal)} in 1,000",
              "games won by the first of two players")]
 

@@ -1,12 +1,26 @@
 """Numbers into words and text for readers: thousands separators, percentages, rounding for display.
 
-These only format values already computed by the compute stage (given as floats or decimal strings).
+These only format values already computed by the compute stage (given as floats or decimal strings). The
+claims a page makes with them (shares of games, bounds, certified digits) come from `compute.record.words`,
+the same sentences as `chutes solve` prints.
 """
 
 from __future__ import annotations
 
 import json
 from decimal import ROUND_HALF_EVEN, Decimal
+
+from ..compute.record.words import (
+    bounds_sentence,
+    certified,
+    games,
+    leading_digits,
+    per_thousand,
+    percent,
+    share,
+    share_of_games,
+    typical_game,
+)
 
 
 def number(n: int) -> str:
@@ -31,33 +45,14 @@ def signed_percent(value: str | float, places: int = 1) -> str:
     return f"{signed(Decimal(str(value)) * 100, places)} points"
 
 
-def percent(value: str | float, places: int = 1) -> str:
-    """A probability as a percentage: 0.50780 → '50.8%'."""
-    return f"{rounded(Decimal(str(value)) * 100, places)}%"
-
-
-def per_thousand(value: str | float) -> int:
-    """How many of every 1,000 games a probability amounts to, rounded to the nearest game."""
-    return int(Decimal(str(value)).scaleb(3).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
-
-
 def digit_groups(decimal: str, size: int = 5) -> str:
     """A long decimal in groups of five digits after the point ('0.50780 27734 …'), so that it wraps
-    between groups on a narrow screen instead of leaving a lone digit on the last line."""
-    whole, _, fraction = decimal.partition(".")
+    between groups on a narrow screen instead of leaving a lone digit on the last line (a final "…" stays
+    with the last group)."""
+    whole, _, fraction = decimal.removesuffix("…").partition(".")
     groups = [fraction[i:i + size] for i in range(0, len(fraction), size)]
-    return f"{whole}.{' '.join(groups)}" if fraction else whole
-
-
-def share_of_games(value: str | float) -> str:
-    """A probability as a share of games a reader can picture: 'about 2.3% of games', or for rare events
-    'about 1 in 46,656 games' (never 'about 0.00%')."""
-    p = Decimal(str(value))
-    if p <= 0:
-        return "no games"
-    if p >= Decimal("0.01"):
-        return f"about {percent(p, 1)} of games"
-    return f"about 1 in {int((1 / p).quantize(Decimal(1))):,} games"
+    more = "…" if decimal.endswith("…") else ""
+    return f"{whole}.{' '.join(groups)}{more}" if fraction else whole + more
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -122,5 +117,6 @@ FILTERS = {"md": plain, "front_matter": front_matter, "short_number": short_numb
            "rounded": rounded, "signed": signed, "signed_percent": signed_percent, "percent": percent,
            "per_thousand": per_thousand, "plural": plural, "overshoot_rule": overshoot_rule,
            "start_square": start_square, "minutes": minutes, "share_of_games": share_of_games,
-           "digit_groups": digit_groups,
-           "end_rule": end_rule}
+           "digit_groups": digit_groups, "end_rule": end_rule, "games": games, "share": share,
+           "typical_game": typical_game, "bounds_sentence": bounds_sentence, "certified": certified,
+           "leading_digits": leading_digits}

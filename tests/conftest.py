@@ -140,12 +140,18 @@ def bundled_models(bundled_records: list[dict]) -> list[BoardRecord]:
     return [BoardRecord.model_validate(r) for r in bundled_records]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) each module's browser tests go to one
-    worker (`browser_group`)."""
+    worker (`browser_group`). The `slow` tests (a property on many more random boards than the normal run's
+    sample) run only when `-m` names them: `pytest -m slow`."""
     for item in items:
         if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(browser_group(item.module.__name__)))
+    if "slow" not in (config.option.markexpr or ""):
+        slow = [item for item in items if item.get_closest_marker("slow")]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
 # --- the browser, for every browser test (one per worker: Playwright's sync API runs once per process) -----

@@ -19,7 +19,7 @@ from chutes.compute.record.schema import BoardRecord
 from chutes.site_build import figures, pages, pipeline
 from chutes.site_build.checks import SiteError, broken_links, outside_references
 from chutes.site_build.project import DEFAULT_TEMPLATES
-from chutes.site_build.words import per_thousand, percent, plain, rounded
+from chutes.site_build.words import games, per_thousand, percent, plain, rounded
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -50,7 +50,7 @@ def test_headline_numbers_in_words(built_site: Path, bundled_records: list[dict]
     assert "508 of every 1,000 games" in html
     assert "39.60 turns" in html
     assert "4,453 digits" in html
-    assert "0.50780 27734 60913 97787 39238 78419 54080 71654 27671 87942…" in html
+    assert "0.50780 27734 60913 97787 39238 78419 54080 71654 27671 87941…" in html, "truncated, not rounded"
     home = (built_site / "index.html").read_text()
     assert "508 in 1,000" in home and "Chutes and Ladders (Milton Bradley, 1943)" in home
 
@@ -73,7 +73,7 @@ def test_the_first_of_three_players_is_shown_exactly_where_the_record_has_it(
         assert text.read_text() == f"{three['numerator']}/{three['denominator']}\n"
         assert f'href="../../data/{slug}-first-of-three.txt"' in html and 'class="chutes-fraction"' in html
         assert f"{three['numerator_digits']:,} digits" in html
-        assert " ".join(three["decimal"][2 + 5 * i:7 + 5 * i] for i in range(10)) in html
+        assert " ".join(three["truncated"][2 + 5 * i:7 + 5 * i] for i in range(10)) + "…" in html
         if len(three["numerator"]) > 60:
             assert three["numerator"][:60] not in html, "too long to inline: loaded when the box is opened"
         exact = fraction_from_json(three)
@@ -264,11 +264,12 @@ def test_each_board_page_shares_an_image_of_its_own(built_site: Path, bundled_re
         assert _png_size(built_site / image) == (1200, 630)
         alt = _meta(html, "og:image:alt")
         assert alt == _meta(html, "twitter:image:alt") and alt.startswith(plain(res["board"]["title"]))
+        model = BoardRecord.model_validate(record)
+        g = model.results.game_length
         for words in (f"{rounded(res['expected_turns']['decimal'], 1)} turns on average",
-                      f"{res['game_length']['median']} turns or fewer in half of all games",
+                      f"{g.median} turns or fewer in {games(g.at_most[str(g.median)])} (the median)",
                       f"{per_thousand(res['first_player_wins']['decimal'])} in 1,000 games"):
             assert plain(words) in alt, (slug, words, alt)
-        model = BoardRecord.model_validate(record)
         again = figures.share_image(model.results.board, pages._headlines(model))
         assert again == (built_site / image).read_bytes(), "the same inputs give the same bytes"
     assert len({(built_site / "data" / f"{r['slug']}-share.png").read_bytes() for r in bundled_records}) == \

@@ -108,7 +108,8 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     rho = float(max(abs(np.linalg.eigvals(Q)))) if d else 0.0
     tail = MAX_TERMS if rho >= 1 else (EXACT_TAIL_LOG / math.log(rho) if rho > 0 else 1)
     decide = MAX_TERMS if rho >= 1 else (DECIDE_MARGIN * DECIDED_TAIL_LOG / math.log(rho) if rho > 0 else 1)
-    terms = min(max(min(EXACT_TURNS, tail, EXACT_BITS / bits), decide), MAX_TERMS)
+    wide = EXACT_BITS / bits if bits else math.inf  # a one-sided fair die (s = 1): the terms never grow
+    terms = min(max(min(EXACT_TURNS, tail, wide), decide), MAX_TERMS)
     nonzeros = int(np.count_nonzero(Q))
     if DENSE * nonzeros > d * d:
         exact = d * d * terms * (SECONDS_PER_ENTRY_TERM + SECONDS_PER_TERM_BIT_SQUARED * terms * bits * bits / 2)

@@ -11,11 +11,10 @@ from math import isqrt
 from typing import Any
 
 from ..board.model import Board
-from ..numbers import decimal_string, exact_json, fraction_json
+from ..numbers import decimal_string, exact_json, fixed_decimal, fraction_json
 from ..solve.chain import TurnChain
 from ..solve.exact import bounds as exact_bounds
 from ..solve.jumps import jump_usage, shortest_game
-from .words import rules_in_words
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
@@ -35,9 +34,11 @@ def solve(chain: TurnChain) -> dict[str, Any]:
     mean, variance = chain.moments
     short = shortest_game(chain)
     usage = sorted(jump_usage(chain).items())
-    bounds = {str(n): [float(x) for x in exact_bounds(dist, n)] for n in BOUND_TURNS}
+    exact = {str(n): exact_bounds(dist, n) for n in BOUND_TURNS}
     quartiles = {name: dist.quantile(q) for name, q in
                  (("lower_quartile", Fraction(1, 4)), ("median", Fraction(1, 2)), ("upper_quartile", Fraction(3, 4)))}
+    percentiles = {p: dist.quantile(Fraction(p) / 100) for p in PERCENTILES}
+    landmarks = sorted({*quartiles.values(), *percentiles.values()})
     return {
         "board": board_json(chain.board),
         "turn_states": chain.size,
@@ -51,11 +52,15 @@ def solve(chain: TurnChain) -> dict[str, Any]:
             "shortest": {"turns": short.turns, "rolls": list(short.rolls), "squares": list(short.squares),
                          "probability": exact_json(dist.term(short.turns)),
                          "path_probability": exact_json(short.path_probability)},
-            "percentiles": {p: dist.quantile(Fraction(p) / 100) for p in PERCENTILES},
-            "over_within": {str(k): exact_json(dist.cdf(k)) for k in WITHIN if k <= dist.terms},
+            "percentiles": percentiles,
+            "over_within": {str(k): exact_json(dist.cdf(min(k, dist.terms))) for k in WITHIN
+                            if k <= dist.terms or not dist.alive},  # beyond the exact part: 1 if every game is over
+            "at_most": {str(k): exact_json(dist.cdf(k)) for k in landmarks},
+            "more_than": {str(k): exact_json(1 - dist.cdf(k)) for k in landmarks},
             "exact_terms": dist.terms,
         },
-        "bounds": bounds,
+        "bounds": {n: [float(lower), float(upper)] for n, (lower, upper) in exact.items()},
+        "bounds_outward": {n: bracket(lower, upper) for n, (lower, upper) in exact.items()},
         "expected_turns_from": {str(sq): exact_json(t) for sq, t in zip(chain.states, chain.expected_turns)},
         "expected_visits": {str(sq): exact_json(v) for sq, v in zip(chain.states, chain.expected_visits)},
         "jump_usage": [{"from": a, "to": b, "kind": "ladder" if b > a else "chute", "per_game": exact_json(u)}
@@ -63,38 +68,13 @@ def solve(chain: TurnChain) -> dict[str, Any]:
     }
 
 
+def bracket(lower: Fraction, upper: Fraction) -> dict[str, Any]:
+    """Exact bounds as decimals rounded outward (lower down, upper up: still bounds, and so is every shorter
+    form of them), and whether they are equal: what a sentence needs to state them truly."""
+    return {"lower": fixed_decimal(lower), "upper": fixed_decimal(upper, up=True), "equal": lower == upper}
+
+
 def _sqrt_fraction(x: Fraction, digits: int = 60) -> Fraction:
     """√x to about `digits` significant digits, as a fraction (for display only)."""
     scale = 10 ** (2 * digits)
     return Fraction(isqrt(x.numerator * scale // x.denominator), 10**digits)
-
-
-def summary(result: dict[str, Any]) -> str:
-    """The headline results in plain words."""
-    b = result["board"]
-    g = result["game_length"]
-    p = result["first_player_wins"]
-    short = g["shortest"]
-    lines = [
-        f"{b['title']}",
-        f"  {b['squares']} squares. " + " ".join(rules_in_words(b)),
-        f"  Average game: {_short(result['expected_turns'])} turns for one player "
-        f"(standard deviation {float(result['standard_deviation']):.2f}).",
-        f"  Median {g['median']} turns (half the games are over by then); quartiles "
-        f"{g['lower_quartile']} and {g['upper_quartile']}; most likely length {g['mode']} turns.",
-        f"  Shortest game: {short['turns']} turn{'s' if short['turns'] != 1 else ''}, "
-        f"e.g. rolling {', '.join(map(str, short['rolls']))}; "
-        f"chance of a game that short: {short['probability']['numerator']}/{short['probability']['denominator']}.",
-    ]
-    for k, v in g["over_within"].items():
-        lines.append(f"  Over within {k} turns: {100 * float(v['decimal']):.1f}% of one-player games.")
-    lines += [
-        f"  First of two players wins: {p['decimal']}",
-        f"    about {round(1000 * float(p['decimal']))} of every 1,000 games; exactly a fraction with "
-        f"{p['numerator_digits']:,} digits over {p['denominator_digits']:,} (use --json for all of them).",
-    ]
-    return "\n".join(lines)
-
-
-def _short(x: dict[str, str]) -> str:
-    return f"{float(x['decimal']):.4f}"

@@ -28,7 +28,7 @@ from pydantic import (
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """The version of the record's layout and meaning; CHANGELOG.md records each change."""
 
 
@@ -110,10 +110,24 @@ class DoubleChance(_Model):
 
 
 class FirstPlayer(ExactProbability):
-    """The first of two players' chance, with the size of its fraction."""
+    """The first of two players' chance, with the size of its fraction and its leading digits."""
 
+    truncated: str = Field(description="Its first 50 decimals, truncated (not rounded): the digits a headline shows "
+                                       "before '…' (compute.numbers.fixed_decimal).")
     numerator_digits: int = Field(description="Decimal digits of the numerator (compute.numbers.digit_count).")
     denominator_digits: int = Field(description="Decimal digits of the denominator.")
+
+    @model_validator(mode="after")
+    def _truncated(self) -> FirstPlayer:
+        """truncated ≤ numerator/denominator < truncated + one unit in its last place, in integers (GMP)."""
+        whole, point, fraction = self.truncated.partition(".")
+        if not (whole + fraction).isdigit() or not point:
+            raise ValueError(f"truncated {self.truncated[:20]} is not a decimal")
+        shown, unit = gmpy2.mpz(whole + fraction), gmpy2.mpz(10) ** len(fraction)
+        p, q = gmpy2.mpz(self.numerator), gmpy2.mpz(self.denominator)
+        if not shown * q <= p * unit < (shown + 1) * q:
+            raise ValueError(f"truncated {self.truncated[:20]} is not the fraction's leading digits")
+        return self
 
 
 class Certified(_Model):
@@ -155,6 +169,27 @@ class BoardDefinition(_Model):
         return bool(self.enter_on or self.dice or self.weights) or self.roll_again_limit is not None
 
 
+class Bracket(_Model):
+    """Bounds on a chance, as decimals rounded outward (compute.record.results.bracket): the lower rounded down,
+    the upper rounded up, so that every shorter form of them is a bound too."""
+
+    lower: str = Field(description="The exact lower bound rounded down to 50 decimals.")
+    upper: str = Field(description="The exact upper bound rounded up to 50 decimals.")
+    equal: bool = Field(description="Whether the exact bounds are equal (every game is over by then): each is "
+                                    "then the chance itself.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Bracket:
+        try:
+            lower, upper = Decimal(self.lower), Decimal(self.upper)
+        except InvalidOperation:
+            raise ValueError("the bounds must be decimals") from None
+        if not 0 <= lower <= upper <= 1 or (lower == upper and not self.equal):
+            raise ValueError(f"bounds {self.lower[:20]} and {self.upper[:20]} are not in order within [0, 1] "
+                             f"(unequal bounds, rounded outward, differ)")
+        return self
+
+
 class Shortest(_Model):
     """A fastest game (compute.solve.jumps.shortest_game)."""
 
@@ -175,7 +210,13 @@ class GameLength(_Model):
     shortest: Shortest
     percentiles: dict[str, int] = Field(description="Smallest k with P(T ≤ k) ≥ p/100 for p = 2.5, 5, 10, 90, 95, "
                                                     "97.5 (Distribution.quantile).")
-    over_within: dict[str, ExactProbability] = Field(description="P(T ≤ k) for k = 20, 50, 100 (Distribution.cdf).")
+    over_within: dict[str, ExactProbability] = Field(description="P(T ≤ k) for k = 20, 50, 100 (Distribution.cdf), "
+                                                     "where the exact part of the distribution decides it.")
+    at_most: dict[str, ExactProbability] = Field(description="P(T ≤ k) for each length k named above (the quartiles, "
+                                                 "the median, the percentiles): the true share of games over "
+                                                 "within k turns, which a large atom can take far from the "
+                                                 "quantile's own share (Distribution.cdf).")
+    more_than: dict[str, ExactProbability] = Field(description="P(T > k) for the same lengths k.")
     exact_terms: int = Field(ge=1, description="How many terms of the distribution are exact.")
 
 
@@ -201,6 +242,8 @@ class Results(_Model):
     game_length: GameLength
     bounds: dict[str, tuple[Probability, Probability]] = Field(description="Lower and upper bounds on the first "
                                                                            "player's chance (solve.exact.bounds).")
+    bounds_outward: dict[str, Bracket] = Field(description="The same bounds as decimals rounded outward, and "
+                                                           "whether they are equal (compute.record.results.bracket).")
     expected_turns_from: dict[str, Exact] = Field(description="Expected turns left from each square "
                                                               "(solve.exact.expected_turns).")
     expected_visits: dict[str, Exact] = Field(description="Expected turns begun on each square "
@@ -350,10 +393,13 @@ FirstOfThree = Annotated[Annotated[FirstPlayer, Tag("computed")] | Annotated[Ski
 
 
 class Rounds(_Model):
-    """Rounds until someone wins (solve.races.rounds_quantile)."""
+    """Rounds until someone wins (solve.races.rounds_record)."""
 
     median: int = Field(ge=1)
     ninety: int = Field(ge=1)
+    median_share: ExactProbability = Field(description="P(R ≤ median): the true share of games over within the "
+                                                       "median (solve.races.rounds_share).")
+    ninety_share: ExactProbability = Field(description="P(R ≤ ninety).")
 
 
 class Players(_Model):

@@ -603,7 +603,7 @@
       }
       clearTimeout(spoken);
       spoken = setTimeout(function () {
-        el.announce.textContent = "Average game " + number(r.expectedTurns, 2) + " turns; half are over within " +
+        el.announce.textContent = "Average game " + number(r.expectedTurns, 2) + " turns; at least half are over within " +
           turnsText(r.median, dist) + " turns; the first of two players wins " + percent(r.firstPlayer, 1) + ".";
       }, 700);
     }
