@@ -195,15 +195,17 @@ def _distribution_csv(record: BoardRecord) -> str:
 def _squares_csv(record: BoardRecord) -> str:
     """One row per square: expected turns left from it and turns begun there per game (blank where no turn
     starts), and for a jump's foot the expected rolls landing there per game (results.jump_usage; the record
-    holds no landings for the other squares, so theirs is blank)."""
+    holds no landings for the other squares, so theirs is blank), and the chance of landing there at least once
+    (results.landing_chance; blank on square 0, or everywhere on a board too large for it)."""
     s = record.series.squares
     landings = {j.from_: j.per_game.decimal for j in record.results.jump_usage}
+    landed = {int(q): x.decimal for q, x in (record.results.landing_chance or {}).items()}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["square", "turns_left", "visits", "landings"])
+    writer.writerow(["square", "turns_left", "visits", "landings", "landing_chance"])
     for square, left, visits in zip(s.square, s.turns_left, s.visits):
         writer.writerow([square, "" if left is None else left, "" if visits is None else visits,
-                         landings.get(square, "")])
+                         landings.get(square, ""), landed.get(square, "")])
     return out.getvalue()
 
 
@@ -232,6 +234,10 @@ def board_figures(page: BoardPage) -> dict[str, str]:
                                             "turns left on average", "turns left"),
         "visits": figures.board_heatmap(board, series.squares.visits, "expected visits",
                                         "turns begun here per game, on average", "turns begun here"),
+        **({} if series.squares.landing is None else {
+            "landing": figures.board_heatmap(board, [None if x is None else 100 * x for x in series.squares.landing],
+                                             "chance of landing here (%)", "% of games land here at least once",
+                                             "% of games")}),
         "bounds": figures.bounds_figure(series.bounds, p_first),
         "diagonal": figures.diagonal_figure(series.diagonal),
         "seats": figures.seats_figure(r.players.seats_vs_fair_share),

@@ -28,6 +28,7 @@ from chutes.compute.board.reach import doomed_squares, reachable_squares, trappe
 from chutes.compute.record.results import WITHIN
 from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.jumps import shortest_game
+from chutes.compute.solve.landing import landing_chances
 from chutes.compute.solve.races import races_together
 from chutes.site_build.constants import constants_script
 from chutes.site_build.figures import cell, grid_columns
@@ -425,7 +426,7 @@ ENGINE = """(() => {
     const E = ChutesEngine, b = E.makeBoard(a0), r = E.analyse(b, 3);
     return {expected: r.expectedTurns, median: r.median, quartiles: [r.lowerQuartile, r.upperQuartile],
             first: r.firstPlayer, shortest: r.shortest.turns, within: r.overWithin, seats: r.seats[3],
-            complete: r.dist.complete};
+            complete: r.dist.complete, landing: r.landing};
 })()"""
 AGAIN = Board(title="again", squares=30, die=4, roll_again_on=4, overshoot="bounce", start=2,
               ladders=((3, 11), (8, 25)), chutes=((17, 4), (28, 1)))
@@ -451,6 +452,9 @@ def test_the_engine_alone_agrees_with_the_exact_engine(js: Watched, b: Board) ->
         over = dist.cdf(min(k, dist.terms))  # a distribution shorter than k: every game is over by then
         assert k <= dist.terms or over == 1
         assert abs(got["within"][str(k)] - float(over)) < TOLERANCE, k
+    landing = landing_chances(b)
+    assert got["landing"][0] is None and landing is not None
+    assert all(abs(got["landing"][q] - float(p)) < TOLERANCE for q, p in landing.items())
 
 
 BAD = [
@@ -531,7 +535,7 @@ def test_the_squares_reached_and_trapped_are_the_programs(js: Watched, b: Board)
 HOUSE_ENGINE = """(() => {
     const r = ChutesEngine.analyse(ChutesEngine.makeBoard(a0), 2);
     return {expected: r.expectedTurns, median: r.median, first: r.firstPlayer, shortest: r.shortest.turns,
-            complete: r.dist.complete};
+            complete: r.dist.complete, landing: r.landing};
 })()"""
 PROBLEMS = "ChutesEngine.problems(ChutesEngine.makeBoard(a0))"
 

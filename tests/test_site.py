@@ -33,7 +33,8 @@ def test_every_page_and_download_is_built(built_site: Path, bundled_records: lis
     for record in bundled_records:
         slug = record["slug"]
         html = (built_site / "boards" / slug / "index.html").read_text()
-        assert html.count('class="chutes-chart"') == (10 if "skipped" in record["experiments"] else 14)
+        assert html.count('class="chutes-chart"') == ((10 if "skipped" in record["experiments"] else 14)
+                                                    + (record["results"]["landing_chance"] is not None))
         p = record["results"]["first_player_wins"]
         fraction = (built_site / "data" / f"{slug}-first-player.txt").read_text()
         assert fraction == f"{p['numerator']}/{p['denominator']}\n"
@@ -285,12 +286,14 @@ def test_each_square_csv_holds_the_record(built_site: Path, bundled_records: lis
         rows = list(csv.DictReader(text.splitlines()))
         squares = record["series"]["squares"]
         landings = {j["from"]: j["per_game"]["decimal"] for j in record["results"]["jump_usage"]}
-        assert text.splitlines()[0] == "square,turns_left,visits,landings"
+        landed = record["results"]["landing_chance"] or {}
+        assert text.splitlines()[0] == "square,turns_left,visits,landings,landing_chance"
         assert [int(row["square"]) for row in rows] == squares["square"]
         for row, left, visits in zip(rows, squares["turns_left"], squares["visits"]):
             assert (None if row["turns_left"] == "" else float(row["turns_left"])) == left, (slug, row)
             assert (None if row["visits"] == "" else float(row["visits"])) == visits, (slug, row)
             assert row["landings"] == landings.get(int(row["square"]), ""), (slug, row)
+            assert row["landing_chance"] == landed.get(row["square"], {}).get("decimal", ""), (slug, row)
         assert set(landings) <= set(squares["square"]) and all(row["landings"] for row in rows
                                                                  if int(row["square"]) in landings)
         html = (built_site / "boards" / slug / "index.html").read_text()

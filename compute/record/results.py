@@ -38,6 +38,7 @@ def solve(chain: TurnChain) -> dict[str, Any]:
     quartiles = {name: dist.quantile(q) for name, q in
                  (("lower_quartile", Fraction(1, 4)), ("median", Fraction(1, 2)), ("upper_quartile", Fraction(3, 4)))}
     percentiles = {p: dist.quantile(Fraction(p) / 100) for p in PERCENTILES}
+    landed = chain.landing_chances
     landmarks = sorted({*quartiles.values(), *percentiles.values()})
     return {
         "board": board_json(chain.board),
@@ -63,6 +64,7 @@ def solve(chain: TurnChain) -> dict[str, Any]:
         "bounds_outward": {n: bracket(lower, upper) for n, (lower, upper) in exact.items()},
         "expected_turns_from": {str(sq): exact_json(t) for sq, t in zip(chain.states, chain.expected_turns)},
         "expected_visits": {str(sq): exact_json(v) for sq, v in zip(chain.states, chain.expected_visits)},
+        "landing_chance": None if landed is None else {str(sq): exact_json(p) for sq, p in landed.items()},
         "jump_usage": [{"from": a, "to": b, "kind": "ladder" if b > a else "chute", "per_game": exact_json(u)}
                        for (a, b), u in usage],
     }

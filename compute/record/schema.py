@@ -28,7 +28,7 @@ from pydantic import (
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """The version of the record's layout and meaning; CHANGELOG.md records each change."""
 
 
@@ -248,6 +248,10 @@ class Results(_Model):
                                                               "(solve.exact.expected_turns).")
     expected_visits: dict[str, Exact] = Field(description="Expected turns begun on each square "
                                                           "(compute.solve.exact.expected_visits).")
+    landing_chance: dict[str, ExactProbability] | None = Field(
+        description="For each square 1..last, the chance that a game lands on it by a roll at least once (for a "
+                    "jump's foot: that the game takes the jump); null above the size it is computed for "
+                    "(compute.solve.landing.landing_chances).")
     jump_usage: list[JumpUse]
 
 
@@ -315,6 +319,8 @@ class SquareSeries(_Model):
     square: list[int]
     turns_left: list[float | None]
     visits: list[float | None]
+    landing: list[float | None] | None = Field(description="The chance of landing there at least once (None on the "
+                                                           "start's square 0; the list None where not computed).")
 
 
 class PositionSeries(_Model):

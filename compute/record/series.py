@@ -119,14 +119,16 @@ def diagonal_series(dist: Distribution) -> dict[str, Any]:
 
 
 def square_series(chain: TurnChain) -> dict[str, Any]:
-    """Per square 1..last−1 (and the start): expected turns left and expected turns begun there."""
+    """Per square 0..last: expected turns left, expected turns begun there and the chance of landing there."""
     board = chain.board
     turns = dict(zip(chain.states, chain.expected_turns))
     visits = dict(zip(chain.states, chain.expected_visits))
+    landed = chain.landing_chances
     squares = list(range(board.squares + 1))
     return {
         "square": squares,
         "turns_left": [stable(turns[q]) if q in turns else (0.0 if q == board.squares else None) for q in squares],
         "visits": [stable(visits[q]) if q in visits else None for q in squares],
+        "landing": None if landed is None else [stable(landed[q]) if q in landed else None for q in squares],
     }
 

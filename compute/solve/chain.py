@@ -24,7 +24,7 @@ from flint import fmpq, fmpq_mat, fmpz_mat
 
 from ..board.model import Board
 from ..board.reach import doomed_squares, passed_squares, roll_squares
-from . import exact, floats, twoplayer
+from . import exact, floats, landing, twoplayer
 from .integer import IntegerChain
 
 
@@ -74,6 +74,12 @@ class TurnChain(IntegerChain):
     def distribution(self) -> exact.Distribution:
         """The game-length distribution from the start, exact as far as it is kept (`exact.distribution`)."""
         return exact.distribution(self)
+
+    @cached_property
+    def landing_chances(self) -> dict[int, Fraction] | None:
+        """The chance that a game lands on each square 1..last by a roll at least once, exactly (None on a board
+        too large for it: `landing.landing_chances`)."""
+        return landing.landing_chances(self.board)
 
     @cached_property
     def first_player_wins(self) -> Fraction:

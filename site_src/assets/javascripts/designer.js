@@ -48,6 +48,15 @@
     return formats[places].format(x);
   }
 
+  /* The share of games that land on a square, never a rounded 0% or 100% for a share that is neither (floats:
+     within 1e-12 of 0 or 1 counts as none or all). */
+  function landingShare(p) {
+    if (p < 1e-12) return "no games land here";
+    if (p > 1 - 1e-12) return "every game lands here";
+    var shown = p < 0.001 ? "under 0.1%" : p > 0.999 ? "over 99.9%" : number(100 * p, 1) + "%";
+    return shown + " of games land here at least once";
+  }
+
   function percent(p, places) {
     return number(100 * p, places) + "%";
   }
@@ -278,6 +287,7 @@
             title += results.doomed.has(s) ? ". A game may never end from here" : ". No turn ends here";
           }
         }
+        if (results && s !== 0 && results.landing[s] !== null) title += ". " + landingShare(results.landing[s]);
         if (s === n) { fill = "#fff4b8"; text = "#222"; }
         cell.rect.setAttribute("fill", fill);
         cell.label.setAttribute("fill", text);
@@ -393,6 +403,10 @@
       if (good && good.results && good.board.squares === drawing.g.n && good.results.turnsLeft[square] !== null &&
           square !== drawing.g.n && !root.classList.contains("design-invalid")) {
         text += ", " + number(good.results.turnsLeft[square], 1) + " turns left on average";
+      }
+      if (good && good.results && good.board.squares === drawing.g.n && square !== 0 &&
+          !root.classList.contains("design-invalid")) {
+        text += ", " + landingShare(good.results.landing[square]);
       }
       if (moving) text += ". Press Enter to move " + J.words(jumps[moving.jump]) + "'s end here";
       else if (picked !== null) text += ". Press Enter to end the new chute or ladder from " + picked + " here";

@@ -619,6 +619,66 @@
     return { turns: best.get(last)[0], rolls: path };
   }
 
+  /* --- landing chances (compute/solve/landing.py) -------------------------------------------------------------- */
+
+  /* The roll-level chain: a state is [the square where the turn began, the rolls of roll_again_on so far in it]
+     (without a limit the count stays 0: turns do not matter to where rolls land). Each roll from a state:
+     [its chance, the square it lands on (null: nowhere: not let onto the board, an overshoot that stays, the
+     penalty roll), the next state's index (null: the game is won)]. */
+  function rollLevelChain(board) {
+    var last = board.squares, rao = board.roll_again_on, limit = board.roll_again_limit;
+    var states = [], index = new Map(), out = [];
+    function state(begun, k) {
+      var key = begun + "," + k;
+      if (!index.has(key)) { index.set(key, states.length); states.push([begun, k]); }
+      return index.get(key);
+    }
+    state(board.start, 0);
+    for (var i = 0; i < states.length; i++) {
+      var begun = states[i][0], k = states[i][1], here = begun, list = [];
+      for (var n = 0; n < k; n++) here = step(board, here, rao);
+      rolls(board).forEach(function (r) {
+        if (limit !== null && r[0] === rao && k === limit) {
+          list.push([r[1], null, board.roll_again_penalty === "start" ? state(0, 0) : state(begun, 0)]);
+          return;
+        }
+        var to = step(board, here, r[0]);
+        var stays = (here === 0 && to === 0) || (board.overshoot === "stay" && here + r[0] > last);
+        var landed = stays ? null : rollLanding(last, board.overshoot, here, r[0]);
+        var next = to === last ? null : limit !== null && r[0] === rao ? state(begun, k + 1) : state(to, 0);
+        list.push([r[1], landed, next]);
+      });
+      out.push(list);
+    }
+    return { states: states, rolls: out, start: 0 };
+  }
+
+  /* For every square 1..last, the chance that one player's game lands on it by a roll at least once (for a
+     jump's foot: that the game takes it), in floats: for each square j, h = P h + P(land on j) with the rolls
+     that land on j (or win) leaving the system, solved by the factor above (every row's sum is the chance
+     of leaving it at once, never a difference). */
+  function landingChances(board) {
+    var chain = rollLevelChain(board), targets = new Set(), out = [];
+    chain.rolls.forEach(function (list) { list.forEach(function (r) { if (r[1] !== null) targets.add(r[1]); }); });
+    for (var j = 0; j <= board.squares; j++) out.push(j === 0 ? null : 0);
+    targets.forEach(function (j) {
+      var rows = [], sums = [], rhs = [];
+      chain.rolls.forEach(function (list) {
+        var row = new Map(), leave = 0, hit = 0;
+        list.forEach(function (r) {
+          if (r[1] === j) hit += r[0];
+          if (r[1] === j || r[2] === null) leave += r[0];
+          else row.set(r[2], (row.get(r[2]) || 0) + r[0]);
+        });
+        rows.push(Array.from(row.entries()).sort(function (a, b) { return a[0] - b[0]; }));
+        sums.push(leave);
+        rhs.push(hit);
+      });
+      out[j] = solveFactored(factor(rows, sums), rhs)[chain.start];
+    });
+    return out;
+  }
+
   /* Everything the design page shows about a valid board. */
   function analyse(board, maxPlayers) {
     var chain = turnChain(board);
@@ -641,7 +701,7 @@
       expectedTurns: turns[chain.index.get(board.start)],
       lowerQuartile: quantile(cdf, 0.25), median: quantile(cdf, 0.5), upperQuartile: quantile(cdf, 0.75),
       ninety: quantile(cdf, 0.9), shortest: shortestGame(board), overWithin: within,
-      firstPlayer: seats[2][0], seats: seats, doomed: chain.doomed
+      firstPlayer: seats[2][0], seats: seats, doomed: chain.doomed, landing: landingChances(board)
     };
   }
 
@@ -661,6 +721,7 @@
     shown: shown, ranges: ranges, reachableSquares: reachableSquares, trappedSquares: trappedSquares,
     doomedSquares: doomedSquares, rollSquares: rollSquares, turnChain: turnChain, expectedTurns: expectedTurns,
     lengthDistribution: lengthDistribution, cumulative: cumulative, quantile: quantile, race: race,
-    chances: chances, shortestGame: shortestGame, analyse: analyse, calculatorData: calculatorData
+    chances: chances, shortestGame: shortestGame, landingChances: landingChances, analyse: analyse,
+    calculatorData: calculatorData
   };
 })();
