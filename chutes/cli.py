@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from chutes.compute.board.limits import MAX_DIE
+from chutes.compute.board.limits import MAX_DIE, MAX_PLAYERS
 
 if TYPE_CHECKING:
     from chutes.compute.board.model import Board
@@ -102,9 +102,9 @@ def main() -> None:
 @click.argument("board")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
 @click.option("--positions", metavar="A,B,...",
-              help="Squares of 2 to 8 players, the first listed moving first: each one's chance to win "
+              help=f"Squares of 2 to {MAX_PLAYERS} players, the first listed moving first: each one's chance to win "
                    "(exact for two players, certified decimals for more).")
-@click.option("--players", type=click.IntRange(2, 8), default=None,
+@click.option("--players", type=click.IntRange(2, MAX_PLAYERS), default=None,
               help="Number of players starting together: each seat's chance to win.")
 @click.option("--exact", "exact", is_flag=True,
               help="With --players 3: the first player's chance as an exact fraction (it can take a while).")
@@ -219,8 +219,8 @@ def _parse_positions(text: str, board: Board) -> list[int]:
         raise click.BadParameter(f"expected squares (plain digits 0-9) separated by commas, got {text!r}",
                                  param_hint="--positions")
     squares = [int(p) for p in parts]
-    if not 2 <= len(squares) <= 8:
-        raise click.BadParameter(f"give 2 to 8 squares (got {len(squares)})", param_hint="--positions")
+    if not 2 <= len(squares) <= MAX_PLAYERS:
+        raise click.BadParameter(f"give 2 to {MAX_PLAYERS} squares (got {len(squares)})", param_hint="--positions")
     safe = set(safe_squares(board))
     for sq in squares:
         if not 0 <= sq < board.squares:

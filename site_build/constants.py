@@ -1,9 +1,10 @@
 """The numbers and colours that the page scripts share with the Python side, gathered here and written into the
 site as data (`assets/javascripts/constants.js`, `window.ChutesConstants`), so that no script keeps a copy.
 
-engine.js and the design page's scripts read them from there: the board file's limits (compute/board/limits.py),
-the turns of "over within" (compute/record/results.py), the colours of the board pages' figures and the columns of
-the board's grid (site_build/figures.py). loader.js loads the file before any script that reads it.
+engine.js, the calculator and the design page's scripts read them from there: the board file's limits and the most
+players (compute/board/limits.py), the turns of "over within" (compute/record/results.py), the colours of the board
+pages' figures and the columns of the board's grid (site_build/figures.py). loader.js loads the file before any
+script that reads it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..compute.board.limits import MAX_DICE, MAX_DIE, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
+from ..compute.board.limits import MAX_DICE, MAX_DIE, MAX_PLAYERS, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
 from ..compute.record.results import WITHIN
 from . import figures
 
@@ -44,6 +45,7 @@ def site_constants() -> dict[str, Any]:
         "MAX_DICE": MAX_DICE,
         "MAX_ROLL_AGAIN_LIMIT": MAX_ROLL_AGAIN_LIMIT,
         "MAX_WEIGHT": MAX_WEIGHT,
+        "MAX_PLAYERS": MAX_PLAYERS,
         "WITHIN": list(WITHIN),
         "LADDER": figures.LADDER,
         "CHUTE": figures.CHUTE,

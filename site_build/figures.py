@@ -405,7 +405,8 @@ def jump_heatmap(board: BoardDefinition, scan: AddJumpScan) -> go.Figure:
 
 
 def seats_figure(relative: dict[str, list[float]]) -> go.Figure:
-    """Each seat's chance to win as a multiple of the fair share 1/n, against the number of players n."""
+    """Each seat's chance to win as a multiple of the fair share 1/n, against the number of players n (colour
+    and marker repeat every eight seats, the line's dash tells those eight apart)."""
     counts = sorted(int(n) for n in relative)
     traces = [go.Scatter(x=counts, y=[1.0] * len(counts), mode="lines", name="fair share",
                          line={"color": "#888888", "dash": "dash"}, hoverinfo="skip")]
@@ -413,7 +414,8 @@ def seats_figure(relative: dict[str, list[float]]) -> go.Figure:
         xs = [n for n in counts if n >= seat]
         ys = [relative[str(n)][seat - 1] for n in xs]
         traces.append(go.Scatter(x=xs, y=ys, mode="lines+markers", name=f"seat {seat}",
-                                 line={"color": OKABE_ITO[(seat - 1) % len(OKABE_ITO)], "width": 2},
+                                 line={"color": OKABE_ITO[(seat - 1) % len(OKABE_ITO)], "width": 2,
+                                       "dash": ("solid", "dash", "dot")[(seat - 1) // 8 % 3]},
                                  marker={"size": 8, "symbol": ("circle", "square", "diamond", "triangle-up",
                                                                "cross", "x", "star", "hexagon")[(seat - 1) % 8]},
                                  hovertemplate=f"seat {seat} of %{{x}}: %{{y:.4f}} × the fair share<extra></extra>"))

@@ -164,6 +164,7 @@ def _environment(templates: list[Path]) -> Environment:
     env.filters.update(FILTERS)
     env.filters["rules_in_words"] = lambda board: " ".join(rules_in_words(_definition(board)))
     env.tests["skipped"] = _skipped
+    env.globals["max_players"] = constants.MAX_PLAYERS  # the calculators' choice of players
     return env
 
 

@@ -75,9 +75,10 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
         [[k, f"{side:.6f}"] for k, side in zip(d.turns, d.side)],
         "The diagonal squares, one per game length")
     players = r.players
+    most = max(len(seats) for seats in players.seats.values())
     out["seats"] = html_table(
-        ["Players"] + [f"Seat {i}" for i in range(1, 9)],
-        [[n] + [percent(w.decimal, 3) for w in seats] + [""] * (8 - len(seats))
+        ["Players"] + [f"Seat {i}" for i in range(1, most + 1)],
+        [[n] + [percent(w.decimal, 3) for w in seats] + [""] * (most - len(seats))
          for n, seats in players.seats.items()],
         "Each seat's chance to win, players starting together")
     sm = players.state_map

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import struct
 import threading
 import zlib
@@ -16,6 +17,7 @@ from helpers import Watched, chain, new_project
 from playwright.sync_api import Browser, Page
 
 from chutes.cli import compute_stage
+from chutes.compute.board.limits import MAX_PLAYERS
 from chutes.compute.solve.races import position_chances
 from chutes.site_build import pages, pipeline
 
@@ -147,7 +149,9 @@ def test_method_page_maths_is_laid_out(server: str, watched: Watched) -> None:
 
 def test_the_calculator_agrees_with_the_command_line(server: str, watched: Watched) -> None:
     page = watched.page
-    for slug, squares in (("noordenbos", [14, 60, 31, 26, 48, 48]), ("classic", [0, 99, 47])):
+    twelve = [0, 5, 10, 14, 20, 31, 38, 42, 50, 60, 77, 99]  # a class of twelve, each on a square of its own
+    for slug, squares in (("uk", [0] * MAX_PLAYERS), ("classic", twelve), ("noordenbos", [14, 60, 31, 26, 48, 48]),
+                          ("classic", [0, 99, 47])):
         page.goto(server + f"/boards/{slug}/")
         page.locator("#calculator .calc-count").select_option(str(len(squares)))
         inputs = page.locator("#calculator input.calc-square")
@@ -405,6 +409,48 @@ def test_on_a_phone_nothing_scrolls_sideways_and_the_mode_bar_leaves_the_legend_
         apart = (m["right"] <= g["left"] or g["right"] <= m["left"] or m["bottom"] <= g["top"]
                  or g["bottom"] <= m["top"])
         assert apart, (name, m, g)
+    watched.assert_clean()
+
+
+PHONE = 390
+"""A phone's width in CSS pixels (an iPhone 12 to 15): every page must fit it."""
+OUTSIDE_ITS_BOX = """width => Array.from(document.querySelectorAll('body *')).filter(e => {
+    if (e.getBoundingClientRect().right <= width + 1) return false;
+    for (let box = e.parentElement; box && box !== document.body; box = box.parentElement) {
+      const clips = /auto|scroll|hidden|clip/.test(getComputedStyle(box).overflowX);
+      if (clips && box.getBoundingClientRect().right <= width + 1) return false;
+    }
+    return true;
+  }).map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : ''))"""
+"""What reaches past the right edge of a screen `width` wide without a box that scrolls (or clips) within the
+screen, the page itself apart: what would make the page scroll sideways, or be cut off, on a phone."""
+
+
+def _sitemap_paths(site: Path, address: str) -> list[str]:
+    """Every page the built site's sitemap names, as paths on the test server."""
+    locs = re.findall(r"<loc>([^<]+)</loc>", (site / "sitemap.xml").read_text())
+    return ["/" + loc.removeprefix(address).lstrip("/") for loc in locs]
+
+
+def test_every_page_fits_a_phone_and_wide_content_scrolls_in_its_own_box(
+        built_site: Path, built_site_address: str, server: str, open_page) -> None:
+    """At 390 px, every page of the sitemap (each toggle opened, each chart drawn) is no wider than the screen;
+    what is wider (a displayed equation, a table of 20 seats) scrolls inside its own box, which fits."""
+    urls = _sitemap_paths(built_site, built_site_address)
+    assert len(urls) == len(_pages(built_site)) - 1 and "/method/" in urls, urls  # every page but 404.html
+    watched = open_page(viewport={"width": PHONE, "height": 844}, has_touch=True, is_mobile=True)
+    page = watched.page
+    scrolling_boxes = {}
+    for url in urls:
+        page.goto(server + url)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        page.wait_for_function(ALL_RENDERED, timeout=20_000)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE, url
+        assert page.evaluate(OUTSIDE_ITS_BOX, PHONE) == [], url
+        scrolling_boxes[url] = page.evaluate("""Array.from(document.querySelectorAll('div.math, .chart-table'))
+            .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className)""")
+    assert "math" in scrolling_boxes["/method/"], "the method page's widest equation scrolls in its own box"
+    assert "chart-table" in scrolling_boxes["/boards/classic/"], "a wide table (20 seats) scrolls in its own box"
     watched.assert_clean()
 
 

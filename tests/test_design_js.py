@@ -21,7 +21,7 @@ from playwright.sync_api import Browser
 from strategies import boards
 
 from chutes.compute.board.file import parse_board
-from chutes.compute.board.limits import MAX_DICE, MAX_DIE, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
+from chutes.compute.board.limits import MAX_DICE, MAX_DIE, MAX_PLAYERS, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
 from chutes.compute.board.model import Board, BoardError
 from chutes.compute.board.problems import board_problems
 from chutes.compute.board.reach import doomed_squares, reachable_squares, trapped_squares
@@ -127,7 +127,7 @@ DESIGNS = st.fixed_dictionaries({
 
 
 @QUICK
-@given(d=DESIGNS, players=st.sampled_from(["2", "3", "4", "5", "6"]))
+@given(d=DESIGNS, players=st.sampled_from([str(n) for n in range(2, MAX_PLAYERS + 1)]))
 def test_any_design_comes_back_from_its_address(js: Watched, d: dict[str, Any], players: str) -> None:
     search = call(js, "ChutesDesign.address.format(a0, a1)", d, players)
     assert search.startswith("?squares=") and "&jumps=" in search
@@ -141,9 +141,11 @@ NO_HOUSE_RULES = {"dice": "1", "weights": [], "enter_on": [], "roll_again_limit"
 ODD_ADDRESSES = [
     ("", {"design": None, "players": None, "problems": []}),
     ("?players=4&heat=off", {"design": None, "players": "4", "problems": []}),
-    ("?players=7&squares=30", {"design": {"title": "My board", "squares": "30", "die": "6", "overshoot": "stay",
-                                          "start": "0", "roll_again_on": "", "jumps": [], **NO_HOUSE_RULES},
-                               "players": None, "problems": []}),
+    ("?players=21&squares=30", {"design": {"title": "My board", "squares": "30", "die": "6", "overshoot": "stay",
+                                           "start": "0", "roll_again_on": "", "jumps": [], **NO_HOUSE_RULES},
+                                "players": None, "problems": []}),
+    ("?players=12&players=20", {"design": None, "players": "12", "problems": []}),
+    ("?players=012", {"design": None, "players": None, "problems": []}),
     ("?title=Our+board&squares=abc&die=&overshoot=wrap&start=-2&roll_again_on=%206%20&jumps=001-5,%204-14%20,,x-3,5-",
      {"design": {"title": "Our board", "squares": "abc", "die": "", "overshoot": "wrap", "start": "-2",
                  "roll_again_on": "6", "jumps": [[1, 5], [4, 14]], **NO_HOUSE_RULES},

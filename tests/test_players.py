@@ -64,8 +64,13 @@ def test_two_players_are_exact_and_agree_with_the_enclosure() -> None:
     assert fraction_from_json(seats[0]) == first_player_wins(c)
 
 
-@pytest.mark.parametrize("squares", [[0, 0, 0], [0] * 8, [5, 40, 77, 99]])
+CLASS = [0, 5, 10, 14, 20, 31, 38, 42, 50, 60, 77, 99]
+"""Twelve children on twelve squares of the classic board (none the foot of a jump)."""
+
+
+@pytest.mark.parametrize("squares", [[0, 0, 0], [0] * 8, [5, 40, 77, 99], [0] * MAX_PLAYERS, CLASS])
 def test_certified_enclosures_contain_the_higher_precision_value(squares: list[int]) -> None:
+    """The working precision needs no more guard digits for more players: 20 players keep 30 certified digits."""
     c = chain("classic")
     coarse = race(c, squares, digits=30)
     fine = race(c, squares, digits=60)
@@ -96,8 +101,11 @@ def _simulated_winners(b, squares: list[int], games: int, seed: int) -> tuple[np
 
 
 @pytest.mark.parametrize("slug, squares", [("noordenbos", SEED_004[0]), ("classic", [0, 0, 0, 0]),
-                                           ("classic-pass", [3, 50, 20])])
+                                           ("classic-pass", [3, 50, 20]), ("uk", [0] * 10), ("classic", CLASS),
+                                           ("noordenbos", [1] * MAX_PLAYERS)])
 def test_agreement_with_simulation(slug: str, squares: list[int]) -> None:
+    """Each seat's certified chance lies within 4.5 standard errors of its share of 400,000 simulated games
+    (a correct pair misses about once in 150,000), for 3 to 20 players."""
     games = 400_000
     simulated, rounds = _simulated_winners(board(slug), squares, games, seed=11)
     result = race(chain(slug), squares)
@@ -125,7 +133,14 @@ def test_solve_players_and_positions_commands() -> None:
     assert [round(float(s["decimal"]), 7) for s in six["win_probabilities"]] == SEED_004[1]
     words = _chutes("solve", "classic", "--positions", "99,99")
     assert "exactly 6/11" in words.stdout
-    for bad in (("--players", "9"), ("--positions", "0,0,0,0,0,0,0,0,0"), ("--players", "3", "--positions", "0,0"),
+    twenty = json.loads(_chutes("solve", "classic", "--players", str(MAX_PLAYERS), "--json").stdout)
+    chances = [Fraction(s["decimal"]) for s in twenty["win_probabilities"]]
+    assert len(chances) == MAX_PLAYERS == 20 and chances == sorted(chances, reverse=True)
+    bounds = sum(Fraction(s["error_bound"]) for s in twenty["win_probabilities"])
+    assert abs(sum(chances) - 1) <= bounds < Fraction(1, 10**35)
+    twelve = json.loads(_chutes("solve", "classic", "--positions", ",".join(map(str, CLASS)), "--json").stdout)
+    assert [s["square"] for s in twelve["win_probabilities"]] == CLASS
+    for bad in (("--players", "21"), ("--positions", ",".join(["0"] * 21)), ("--players", "3", "--positions", "0,0"),
                 ("--positions", "0,48")):
         failed = _chutes("solve", "classic", *bad)
         assert failed.returncode == 2 and len(failed.stderr.strip().splitlines()) == 1, failed.stderr

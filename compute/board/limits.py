@@ -13,3 +13,6 @@ MAX_WEIGHT = 1_000_000
 """The largest weight of one face (the simulation draws a face from their sum in 32 random bits)."""
 MAX_ROLL_AGAIN_LIMIT = 20
 """The most extra rolls a roll-again limit may allow (the turn is a sum over that many roll paths)."""
+MAX_PLAYERS = 20
+"""The most players in a race (a class of 20 playing together): the certified sum costs O(n) a turn and needs
+fewer turns as n grows (benchmarks/players.py)."""

@@ -417,10 +417,12 @@ class Players(_Model):
     rounds: dict[str, Rounds] = Field(
         description="For 1 to 4 players starting together: the median number of rounds until someone wins, and "
                     "the number within which 9 games in 10 are over (compute.solve.races.rounds_quantile).")
-    seats: dict[str, list[Seat]]
+    seats: dict[str, list[Seat]] = Field(description="Each seat's chance to win, for 2 to MAX_PLAYERS players "
+                                                     "starting together (compute/board/limits.py).")
     seats_vs_fair_share: dict[str, list[float]]
     expected_rounds: dict[str, Annotated[ExactValue | Certified, Field(discriminator="exact")]] = Field(
-        description="Expected rounds until someone wins: exact for one player, certified for 2 to 8.")
+        description="Expected rounds until someone wins: exact for one player, certified for 2 to "
+                    "MAX_PLAYERS (compute/board/limits.py).")
     state_map: StateMap
     calculator: Calculator
 

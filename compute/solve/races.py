@@ -24,13 +24,13 @@ import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
 from scipy.sparse import csr_array
 
+from ..board.limits import MAX_PLAYERS
 from ..numbers import exact_json
 from .chain import TurnChain
 from .lengths import finish_numerators
 from .twoplayer import pair_wins
 
 DIGITS = 35
-MAX_PLAYERS = 8
 MAX_TURNS = 1_000_000
 STATE_MAP_SQUARES = 100
 """The most squares the state map's rows and columns show (evenly spaced beyond: 10,000 numbers at most)."""
@@ -98,7 +98,11 @@ def race(chain: TurnChain, squares: list[int] | tuple[int, ...], digits: int = D
 
 
 def _precision(digits: int) -> AbstractContextManager[None]:
-    """Arb's working precision for `digits` certified digits (20 guard digits), restored afterwards."""
+    """Arb's working precision for `digits` certified digits (20 guard digits), restored afterwards.
+
+    A seat's term is a product of n balls, summed over K turns: its rounding grows about as n·K units of the
+    last place, far inside 20 guard digits for MAX_PLAYERS and MAX_TURNS (20 players leave radii of about
+    10⁻³⁹ on the bundled boards, as 2 players do: the neglected turns' bound dominates, not the rounding)."""
     return ctx.workprec(int(3.33 * (digits + 20)))
 
 
@@ -317,8 +321,8 @@ def _map_sample(states: int) -> list[int]:
 
 
 def players_record(chain: TurnChain) -> dict[str, Any]:
-    """What the site shows about several players: seats for 2..8, rounds, the two-player state map (of at
-    most STATE_MAP_SQUARES squares: its size grows as d²), and the turn chain in floats for the page's
+    """What the site shows about several players: seats for 2..MAX_PLAYERS, rounds, the two-player state map
+    (of at most STATE_MAP_SQUARES squares: its size grows as d²), and the turn chain in floats for the page's
     calculator (which computes the per-square distributions)."""
     seats: dict[str, list[dict[str, Any]]] = {}
     relative: dict[str, list[float]] = {}

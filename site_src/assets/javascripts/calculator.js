@@ -3,6 +3,7 @@
  * browser. The page carries the board's turn-by-turn chances (sparse rows of Q and the chance of
  * finishing from each square); engine.js (loaded first) builds each player's game-length distribution
  * and adds up P(seat i wins) = Σ_k P(T_i = k) · Π_{j<i} P(T_j > k) · Π_{j>i} P(T_j ≥ k).
+ * From 2 to MAX_PLAYERS players (compute/board/limits.py, in constants.js).
  * The number of players and their squares are kept in the page's address (?players=3&squares=14,60,31),
  * so that a shared link shows the same chances; a blank or impossible square is named, never read as 0.
  * The design page makes its own calculator (window.chutesCalculator.setup, without the address) and gives
@@ -13,6 +14,11 @@
 
   if (window.chutesCalculator) return; // loaded by loader.js on the pages that need it: once is enough
 
+  /* Whether the address's "players" is a number the page offers: 2 to `most`, written plainly. */
+  function offered(text, most) {
+    return /^[1-9][0-9]?$/.test(text || "") && Number(text) >= 2 && Number(text) <= most;
+  }
+
   function setup(box, data, options) {
     var address = !(options && options.address === false);
     var count = box.querySelector(".calc-count");
@@ -21,11 +27,12 @@
     var status = box.querySelector(".calc-status");
     var table = box.querySelector(".calc-results");
     var valid = new Set(data.squares);
-    var defaults = [data.start, data.start, data.start, data.start, data.start, data.start];
+    var most = window.ChutesConstants.MAX_PLAYERS;
+    var start = data.start;
     var params = new URLSearchParams(address ? location.search : "");
     var linked = (params.get("squares") || "").split(",").filter(function (v, i, all) { return all.length > 1 || v; });
-    if (/^[2-6]$/.test(params.get("players") || "")) count.value = params.get("players");
-    else if (linked.length >= 2 && linked.length <= 6) count.value = String(linked.length);
+    if (offered(params.get("players"), most)) count.value = params.get("players");
+    else if (linked.length >= 2 && linked.length <= most) count.value = String(linked.length);
 
     function fields() {
       return Array.from(inputs.querySelectorAll("input"));
@@ -102,7 +109,7 @@
         input.inputMode = "numeric";
         input.min = "0";
         input.max = String(Math.max.apply(null, data.squares));
-        input.value = i < keep.length ? keep[i] : String(defaults[i]);
+        input.value = i < keep.length ? keep[i] : String(start);
         input.className = "calc-square";
         input.setAttribute("aria-describedby", status.id);
         input.addEventListener("input", function () { update(); remember(); });
@@ -116,7 +123,7 @@
     status.id = status.id || box.id + "-status";
     count.addEventListener("change", function () { build(); remember(); });
     inputs.textContent = "";
-    linked.slice(0, 6).forEach(function (value) { // squares from a shared link, shown as they were
+    linked.slice(0, most).forEach(function (value) { // squares from a shared link, shown as they were
       var input = document.createElement("input");
       input.value = value;
       inputs.appendChild(input);
@@ -127,7 +134,7 @@
       setData: function (next) {
         data = next;
         valid = new Set(data.squares);
-        defaults = defaults.map(function () { return data.start; });
+        start = data.start;
         fields().forEach(function (el) { el.max = String(Math.max.apply(null, data.squares)); });
         update();
       }

@@ -30,12 +30,14 @@
   }
 
   /* A query string (location.search) as {design, players, problems}: `design` is null when the address names
-     none of the board's keys (the page then starts from a bundled board); `players` is "2" to "6", or null
-     when the address has no such number; `problems` name what the address held that is no jump, in the
-     command line's words. */
+     none of the board's keys (the page then starts from a bundled board); `players` is "2" to MAX_PLAYERS
+     (constants.js), or null when the address has no such number; `problems` name what the address held that
+     is no jump, in the command line's words. */
   function parse(search) {
     var params = new URLSearchParams(search);
-    var players = /^[2-6]$/.test(params.get("players") || "") ? params.get("players") : null;
+    var given = params.get("players") || "";
+    var most = window.ChutesConstants.MAX_PLAYERS;
+    var players = /^[1-9][0-9]?$/.test(given) && Number(given) >= 2 && Number(given) <= most ? given : null;
     if (!KEYS.some(function (k) { return params.has(k); })) return { design: null, players: players, problems: [] };
     var design = { title: params.get("title") || DEFAULT_TITLE };
     Object.keys(DEFAULTS).forEach(function (k) {

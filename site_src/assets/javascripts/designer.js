@@ -4,7 +4,7 @@
  * here on every change by engine.js (the rules and messages of the `chutes` program, in double precision):
  * average, median, quartiles, shortest game, the share of games over within 20, 50 and 100 turns, the
  * length chart (drawn by charts.js like every chart), the turns still needed from each square as colours on
- * the board, each seat's chance for 2 to 6 players and the board pages' calculator (calculator.js).
+ * the board, each seat's chance for 2 to MAX_PLAYERS players and the board pages' calculator (calculator.js).
  * A board that breaks a rule is named in the role="alert" message, in the words the program would use, and
  * the last good results stay, marked as such.
  * The house rules (dice, a loaded die, a roll to enter, a limit on rolling again and its penalty) are fields of
@@ -547,10 +547,16 @@
       return k === null ? "more than " + dist.pmf.length.toLocaleString("en") : k.toLocaleString("en");
     }
 
+    /* Each seat's chance for n players: analyse gives 2 to 6 on every change, more are raced when chosen. */
+    function seatChances(results, n) {
+      if (!results.seats[n]) results.seats[n] = E.race(Array(n).fill(results.dist));
+      return results.seats[n];
+    }
+
     function seats(results) {
       var n = Number(el.players.value) || 2;
       el.seats.textContent = "";
-      results.seats[n].forEach(function (p, i) {
+      seatChances(results, n).forEach(function (p, i) {
         var tr = document.createElement("tr");
         [String(i + 1), percent(p, 3), number(n * p, 3) + "×"].forEach(function (text, c) {
           var td = document.createElement("td");
