@@ -432,10 +432,13 @@ ENGINE = """(() => {
 })()"""
 AGAIN = Board(title="again", squares=30, die=4, roll_again_on=4, overshoot="bounce", start=2,
               ladders=((3, 11), (8, 25)), chutes=((17, 4), (28, 1)))
+BACK = Board(title="back", squares=12, die=3, enter_on=(2, 3), chutes=((2, 0), (9, 0)))
+"""A roll from square 0 that lands on a chute back to 0 still lands on a square."""
 
 
 @pytest.mark.parametrize("b", [board("tiny"), board("classic"), board("classic-pass"), board("uk"),
-                               board("zeilberger-line"), AGAIN, *(board(s) for s in BUNDLED if board(s).house_rules)],
+                               board("zeilberger-line"), AGAIN, BACK,
+                               *(board(s) for s in BUNDLED if board(s).house_rules)],
                          ids=lambda b: b.slug or b.title)
 def test_the_engine_alone_agrees_with_the_exact_engine(js: Watched, b: Board) -> None:
     got = call(js, ENGINE, fields(b))

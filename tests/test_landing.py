@@ -77,10 +77,16 @@ def test_the_classic_board_figures() -> None:
     assert chances[100] == 1 - chances[80]  # every game ends on 100: by the ladder at 80 or by a roll
 
 
-def test_a_game_on_a_line_lands_on_every_square_or_skips_it() -> None:
-    """Two squares and a one-sided die: a game lands on both, for certain."""
+def test_small_boards_by_hand() -> None:
+    """Two squares and a one-sided die: a game lands on both, for certain. A chute from 2 back to 0 on three
+    squares with a two-sided die: every game passes 1 (no roll wins from 0); 2 is landed on from 0 (a roll of 2,
+    taken back to 0) or from 1 (a roll of 1, before the 2 that wins): h₀ = ½ + ½·h₁, h₁ = ½, so ¾. A landing
+    from square 0 counts even when the chute brings the token back to where the roll began."""
     line = Board(title="line", squares=2, die=1)
     assert landing_chances(line) == {1: Fraction(1), 2: Fraction(1)}
+    back = Board(title="back", squares=3, die=2, chutes=((2, 0),))
+    assert landing_chances(back) == landing_chances_square_by_square(back) == \
+        {1: Fraction(1), 2: Fraction(3, 4), 3: Fraction(1)}
 
 
 @settings(max_examples=25, deadline=None)

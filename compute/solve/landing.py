@@ -31,23 +31,25 @@ MAX_ROLL_STATES = 400
 
 _State = tuple[int, int]
 """(square where the turn began, rolls of `roll_again_on` so far in it); without a limit, (square, 0)."""
+_Roll = tuple[int, int | None, _State | None]
+"""A roll's weight, the square it lands on (None: nowhere) and the next state (None: the game is won)."""
 
 
-def _rolls_from(board: Board, state: _State) -> list[tuple[int, int | None, _State | None]]:
-    """Each roll from `state`: its weight, the square it lands on (None: nowhere) and the next state (None: the
-    game is won)."""
+def _rolls_from(board: Board, state: _State) -> list[_Roll]:
+    """Each roll from `state` (`_Roll`)."""
     begun, again_so_far = state
     limit, again, last = board.roll_again_limit, board.roll_again_on, board.squares
     here = begun
     for _ in range(again_so_far):
         here = board.move(here, again)
-    out: list[tuple[int, int | None, _State | None]] = []
+    out: list[_Roll] = []
     for roll, weight in board.rolls:
         if limit is not None and roll == again and again_so_far == limit:  # the penalty: not moved
             out.append((weight, None, (begun if board.penalty == "undo" else 0, 0)))
             continue
         moved = board.move(here, roll)
-        stays = (here == 0 and moved == 0) or (board.overshoot == "stay" and here + roll > last)
+        stays = ((here == 0 and board.enter_on is not None and roll not in board.enter_on)
+                 or (board.overshoot == "stay" and here + roll > last))
         landed = None if stays else board.landing(here, roll)
         if moved == last:
             nxt = None
@@ -59,9 +61,9 @@ def _rolls_from(board: Board, state: _State) -> list[tuple[int, int | None, _Sta
     return out
 
 
-def roll_chain(board: Board) -> dict[_State, list[tuple[int, int | None, _State | None]]]:
+def roll_chain(board: Board) -> dict[_State, list[_Roll]]:
     """Every roll-level state reachable from the start, with its rolls (`_rolls_from`)."""
-    chain: dict[_State, list[tuple[int, int | None, _State | None]]] = {}
+    chain: dict[_State, list[_Roll]] = {}
     todo = [(board.start, 0)]
     while todo:
         state = todo.pop()
@@ -72,7 +74,7 @@ def roll_chain(board: Board) -> dict[_State, list[tuple[int, int | None, _State 
     return chain
 
 
-def _system(board: Board) -> tuple[dict[_State, int], list[int], list[list[int]], dict[_State, list]]:
+def _system(board: Board) -> tuple[dict[_State, int], list[int], list[list[int]], dict[_State, list[_Roll]]]:
     """The roll-level chain's states (indexed), the squares rolls land on, and w·I − P in integers (w the
     rolls' total weight)."""
     chain = roll_chain(board)

@@ -643,7 +643,8 @@
           return;
         }
         var to = step(board, here, r[0]);
-        var stays = (here === 0 && to === 0) || (board.overshoot === "stay" && here + r[0] > last);
+        var stays = (here === 0 && board.enters !== null && !board.enters.has(r[0])) ||
+          (board.overshoot === "stay" && here + r[0] > last);
         var landed = stays ? null : rollLanding(last, board.overshoot, here, r[0]);
         var next = to === last ? null : limit !== null && r[0] === rao ? state(begun, k + 1) : state(to, 0);
         list.push([r[1], landed, next]);
