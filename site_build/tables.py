@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .words import percent, plain, rounded
+from .words import percent, plain, rounded, share
 
 if TYPE_CHECKING:
     from ..compute.record.schema import BoardDefinition, BoardRecord, Experiments, LengthSeries
@@ -63,6 +63,10 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
                                        "Expected turns left from each square (— where no turn starts)")
     out["visits"] = _squares_table(board, s.squares.visits, "Turns begun here per game",
                                    "Expected number of turns begun on each square in one game")
+    if r.results.landing_chance is not None:
+        out["landing"] = html_table(["Square", "Games that land here"],
+                                    [[q, share(x)] for q, x in r.results.landing_chance.items()],
+                                    "Share of one-player games that land on each square at least once")
     b = s.bounds
     out["bounds"] = html_table(
         ["Turns counted", "Lower bound", "Upper bound", "Gap"],

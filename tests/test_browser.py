@@ -53,7 +53,8 @@ def test_every_page_loads_and_every_chart_renders(built_site: Path, server: str,
         charts = watched.page.locator(".chutes-chart").count()
         if "/boards/" in url:  # four charts of the experiments, which boards with house rules leave out
             record = json.loads((built_site / "data" / f"{url.split('/')[2]}.json").read_text())
-            assert charts == (10 if "skipped" in record["experiments"] else 14), url
+            landing = record["results"]["landing_chance"] is not None  # the chance of landing on each square
+            assert charts == (10 if "skipped" in record["experiments"] else 14) + landing, url
         watched.page.wait_for_load_state("networkidle")
     watched.assert_clean()
 
@@ -345,7 +346,7 @@ def test_a_board_page_prints_as_a_handout(server: str, watched: Watched) -> None
         assert page.locator(hidden).first.is_hidden(), hidden
     sizes = page.eval_on_selector_all(".chutes-chart", "els => els.map(e => e.querySelector('svg.main-svg')"
                                       ".getBoundingClientRect())")
-    assert len(sizes) == 14 and all(0 < s["width"] <= 700 and s["height"] > 300 for s in sizes), sizes
+    assert len(sizes) == 15 and all(0 < s["width"] <= 700 and s["height"] > 300 for s in sizes), sizes
     tables = page.eval_on_selector_all(".md-typeset__table", "els => els.filter(e => !e.closest('details'))"
                                        ".map(e => e.getBoundingClientRect().width > 0)")
     assert len(tables) >= 3 and all(tables), "the tables are printed (those of every tab too)"

@@ -428,7 +428,7 @@ ENGINE = """(() => {
     const E = ChutesEngine, b = E.makeBoard(a0), r = E.analyse(b, 3);
     return {expected: r.expectedTurns, median: r.median, quartiles: [r.lowerQuartile, r.upperQuartile],
             first: r.firstPlayer, shortest: r.shortest.turns, within: r.overWithin, seats: r.seats[3],
-            complete: r.dist.complete, landing: r.landing};
+            complete: r.dist.complete, landing: E.landingChances(b)};
 })()"""
 AGAIN = Board(title="again", squares=30, die=4, roll_again_on=4, overshoot="bounce", start=2,
               ladders=((3, 11), (8, 25)), chutes=((17, 4), (28, 1)))
@@ -540,7 +540,7 @@ def test_the_squares_reached_and_trapped_are_the_programs(js: Watched, b: Board)
 HOUSE_ENGINE = """(() => {
     const r = ChutesEngine.analyse(ChutesEngine.makeBoard(a0), 2);
     return {expected: r.expectedTurns, median: r.median, first: r.firstPlayer, shortest: r.shortest.turns,
-            complete: r.dist.complete, landing: r.landing};
+            complete: r.dist.complete, landing: E.landingChances(b)};
 })()"""
 PROBLEMS = "ChutesEngine.problems(ChutesEngine.makeBoard(a0))"
 

@@ -28,6 +28,7 @@ from chutes.compute.board.problems import board_problems
 from chutes.compute.record.results import WITHIN, solve
 from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.jumps import shortest_game
+from chutes.compute.solve.landing import landing_chances
 from chutes.compute.solve.races import races_together, seat_chances
 from chutes.site_build import figures
 from chutes.site_build.constants import constants_script, site_constants
@@ -426,6 +427,10 @@ def test_keyboard_pointer_and_form_make_move_and_remove_jumps(site: str, designe
     page.locator(".design-use").click()
     page.wait_for_function(f"{state}.startsWith('?squares=100&die=6&overshoot=pass')")
     assert page.locator(".design-jump-list li").count() == len(board("uk").ladders) + len(board("uk").chutes)
+    landed = landing_chances(board("uk"))
+    foot = board("uk").chutes[0][0]  # a square's title says the share of games that land on it (a chute's foot)
+    title = page.locator(f".design-square[data-square='{foot}'] title").text_content()
+    assert f"{100 * float(landed[foot]):.1f}% of games land here at least once" in title, title
     designer.assert_clean()
 
 

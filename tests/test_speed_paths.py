@@ -89,6 +89,8 @@ class Reference:
     def game_length(self, c: TurnChain) -> dict[str, Any]:
         short = shortest_game(c)
         cumulative = self.cumulative
+        named = [self.quantile(Fraction(q)) for q in ("1/4", "1/2", "3/4")]
+        landmarks = sorted({*named, *(self.quantile(Fraction(p) / 100) for p in report.PERCENTILES)})
         return {
             "mode": self.mode(),
             "lower_quartile": self.quantile(Fraction(1, 4)),
@@ -98,7 +100,10 @@ class Reference:
                          "probability": exact_json(self.exact[short.turns - 1]),
                          "path_probability": exact_json(short.path_probability)},
             "percentiles": {p: self.quantile(Fraction(p) / 100) for p in report.PERCENTILES},
-            "over_within": {str(k): exact_json(cumulative[k - 1]) for k in report.WITHIN if k <= len(self.exact)},
+            "over_within": {str(k): exact_json(cumulative[min(k, len(self.exact)) - 1]) for k in report.WITHIN
+                            if k <= len(self.exact) or self.tail == 0},  # every game over sooner: exactly 1
+            "at_most": {str(k): exact_json(cumulative[k - 1]) for k in landmarks},
+            "more_than": {str(k): exact_json(1 - cumulative[k - 1]) for k in landmarks},
         }
 
     def bounds(self) -> dict[str, list[float]]:

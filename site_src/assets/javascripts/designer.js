@@ -48,6 +48,21 @@
     return formats[places].format(x);
   }
 
+  var LANDING_ALL_SQUARES = 200; // up to this many squares every square's landing chance is worked out at once
+
+  /* Each square's chance of being landed on (engine.js landingChance): landing.at(square), worked out for every
+     square at once on a board of up to LANDING_ALL_SQUARES squares (every square's title says it), else one
+     square when it is asked for (the square the keyboard is on), and kept. */
+  function landing(board) {
+    var chain = E.rollLevelChain(board), known = new Map();
+    function at(square) {
+      if (!known.has(square)) known.set(square, E.landingChance(chain, square));
+      return known.get(square);
+    }
+    if (board.squares <= LANDING_ALL_SQUARES) for (var s = 1; s <= board.squares; s++) at(s);
+    return { at: at, all: board.squares <= LANDING_ALL_SQUARES };
+  }
+
   /* The share of games that land on a square, never a rounded 0% or 100% for a share that is neither (floats:
      within 1e-12 of 0 or 1 counts as none or all). */
   function landingShare(p) {
@@ -287,7 +302,7 @@
             title += results.doomed.has(s) ? ". A game may never end from here" : ". No turn ends here";
           }
         }
-        if (results && s !== 0 && results.landing[s] !== null) title += ". " + landingShare(results.landing[s]);
+        if (results && s !== 0 && results.landing.all) title += ". " + landingShare(results.landing.at(s));
         if (s === n) { fill = "#fff4b8"; text = "#222"; }
         cell.rect.setAttribute("fill", fill);
         cell.label.setAttribute("fill", text);
@@ -406,7 +421,7 @@
       }
       if (good && good.results && good.board.squares === drawing.g.n && square !== 0 &&
           !root.classList.contains("design-invalid")) {
-        text += ", " + landingShare(good.results.landing[square]);
+        text += ", " + landingShare(good.results.landing.at(square));
       }
       if (moving) text += ". Press Enter to move " + J.words(jumps[moving.jump]) + "'s end here";
       else if (picked !== null) text += ". Press Enter to end the new chute or ladder from " + picked + " here";
@@ -682,6 +697,7 @@
       var results = null;
       if (!problems.length) {
         results = E.analyse(board, 6);
+        results.landing = landing(board);
         good = { board: board, results: results };
       }
       root.classList.toggle("design-invalid", problems.length > 0);

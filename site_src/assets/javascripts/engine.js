@@ -654,29 +654,32 @@
     return { states: states, rolls: out, start: 0 };
   }
 
-  /* For every square 1..last, the chance that one player's game lands on it by a roll at least once (for a
-     jump's foot: that the game takes it), in floats: for each square j, h = P h + P(land on j) with the rolls
-     that land on j (or win) leaving the system, solved by the factor above (every row's sum is the chance
-     of leaving it at once, never a difference). */
-  function landingChances(board) {
-    var chain = rollLevelChain(board), targets = new Set(), out = [];
-    chain.rolls.forEach(function (list) { list.forEach(function (r) { if (r[1] !== null) targets.add(r[1]); }); });
-    for (var j = 0; j <= board.squares; j++) out.push(j === 0 ? null : 0);
-    targets.forEach(function (j) {
-      var rows = [], sums = [], rhs = [];
-      chain.rolls.forEach(function (list) {
-        var row = new Map(), leave = 0, hit = 0;
-        list.forEach(function (r) {
-          if (r[1] === j) hit += r[0];
-          if (r[1] === j || r[2] === null) leave += r[0];
-          else row.set(r[2], (row.get(r[2]) || 0) + r[0]);
-        });
-        rows.push(Array.from(row.entries()).sort(function (a, b) { return a[0] - b[0]; }));
-        sums.push(leave);
-        rhs.push(hit);
+  /* The chance that one player's game lands on square j by a roll at least once (for a jump's foot: that the
+     game takes it), in floats: h = P h + P(land on j) with the rolls that land on j (or win) leaving the
+     system, solved by the factor above (every row's sum is the chance of leaving it at once, never a
+     difference). One sparse solve per square: `chain` is rollLevelChain(board), made once by the caller. */
+  function landingChance(chain, j) {
+    var rows = [], sums = [], rhs = [];
+    chain.rolls.forEach(function (list) {
+      var row = new Map(), leave = 0, hit = 0;
+      list.forEach(function (r) {
+        if (r[1] === j) hit += r[0];
+        if (r[1] === j || r[2] === null) leave += r[0];
+        else row.set(r[2], (row.get(r[2]) || 0) + r[0]);
       });
-      out[j] = solveFactored(factor(rows, sums), rhs)[chain.start];
+      rows.push(Array.from(row.entries()).sort(function (a, b) { return a[0] - b[0]; }));
+      sums.push(leave);
+      rhs.push(hit);
     });
+    if (!rhs.some(function (x) { return x > 0; })) return 0; // no roll lands on j
+    return solveFactored(factor(rows, sums), rhs)[chain.start];
+  }
+
+  /* landingChance for every square 1..last (index 0: null). A solve per square: the design page asks for all
+     of them only on a board small enough (LANDING_ALL_SQUARES), else one square at a time. */
+  function landingChances(board) {
+    var chain = rollLevelChain(board), out = [null];
+    for (var j = 1; j <= board.squares; j++) out.push(landingChance(chain, j));
     return out;
   }
 
@@ -702,7 +705,7 @@
       expectedTurns: turns[chain.index.get(board.start)],
       lowerQuartile: quantile(cdf, 0.25), median: quantile(cdf, 0.5), upperQuartile: quantile(cdf, 0.75),
       ninety: quantile(cdf, 0.9), shortest: shortestGame(board), overWithin: within,
-      firstPlayer: seats[2][0], seats: seats, doomed: chain.doomed, landing: landingChances(board)
+      firstPlayer: seats[2][0], seats: seats, doomed: chain.doomed
     };
   }
 
@@ -722,7 +725,8 @@
     shown: shown, ranges: ranges, reachableSquares: reachableSquares, trappedSquares: trappedSquares,
     doomedSquares: doomedSquares, rollSquares: rollSquares, turnChain: turnChain, expectedTurns: expectedTurns,
     lengthDistribution: lengthDistribution, cumulative: cumulative, quantile: quantile, race: race,
-    chances: chances, shortestGame: shortestGame, landingChances: landingChances, analyse: analyse,
+    chances: chances, shortestGame: shortestGame, rollLevelChain: rollLevelChain,
+    landingChance: landingChance, landingChances: landingChances, analyse: analyse,
     calculatorData: calculatorData
   };
 })();
