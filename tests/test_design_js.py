@@ -538,7 +538,7 @@ def test_the_squares_reached_and_trapped_are_the_programs(js: Watched, b: Board)
 
 
 HOUSE_ENGINE = """(() => {
-    const r = ChutesEngine.analyse(ChutesEngine.makeBoard(a0), 2);
+    const E = ChutesEngine, b = E.makeBoard(a0), r = E.analyse(b, 2);
     return {expected: r.expectedTurns, median: r.median, first: r.firstPlayer, shortest: r.shortest.turns,
             complete: r.dist.complete, landing: E.landingChances(b)};
 })()"""
@@ -557,6 +557,9 @@ def test_the_house_rules_on_small_boards_agree_with_the_exact_engine(js: Watched
     if got["complete"]:  # else a game that barely ends, which the page follows only so far (engine.js, MAX_WORK)
         assert got["median"] == chain.distribution.quantile(Fraction(1, 2))
         assert abs(got["first"] - float(chain.first_player_wins)) < TOLERANCE
+    landing = chain.landing_chances
+    assert landing is not None
+    assert all(abs(got["landing"][q] - float(p)) < TOLERANCE for q, p in landing.items())
 
 
 def small(**rules: Any) -> Board:
