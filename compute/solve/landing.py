@@ -74,10 +74,15 @@ def roll_chain(board: Board) -> dict[_State, list[_Roll]]:
     return chain
 
 
-def _system(board: Board) -> tuple[dict[_State, int], list[int], list[list[int]], dict[_State, list[_Roll]]]:
-    """The roll-level chain's states (indexed), the squares rolls land on, and w·I − P in integers (w the
-    rolls' total weight)."""
+_System = tuple[dict[_State, int], list[int], list[list[int]], dict[_State, list[_Roll]]]
+
+
+def _system(board: Board) -> _System | None:
+    """The roll-level chain's states (indexed), the squares rolls land on, w·I − P in integers (w the rolls'
+    total weight) and the chain; None, before the d × d matrix is made, above MAX_ROLL_STATES states."""
     chain = roll_chain(board)
+    if len(chain) > MAX_ROLL_STATES:
+        return None
     index = {state: i for i, state in enumerate(chain)}
     d, w = len(chain), board.roll_weight
     A = [[w * (r == c) for c in range(d)] for r in range(d)]
@@ -95,9 +100,10 @@ def landing_chances(board: Board) -> dict[int, Fraction] | None:
     roll-again limit, one per square with one."""
     if board.roll_again_limit is not None:
         return landing_chances_square_by_square(board)
-    index, targets, A, chain = _system(board)
-    if len(index) > MAX_ROLL_STATES:
+    system = _system(board)
+    if system is None:
         return None
+    index, targets, A, chain = system
     column = {j: c for c, j in enumerate(targets)}
     L = [[0] * len(targets) for _ in index]
     for state, rolls in chain.items():
@@ -117,10 +123,11 @@ def landing_chances(board: Board) -> dict[int, Fraction] | None:
 def landing_chances_square_by_square(board: Board) -> dict[int, Fraction] | None:
     """`landing_chances` from one system per square (h above), under every rule; None for a board with more
     than MAX_ROLL_STATES roll-level states."""
-    index, targets, A, chain = _system(board)
-    d = len(index)
-    if d > MAX_ROLL_STATES:
+    system = _system(board)
+    if system is None:
         return None
+    index, targets, A, chain = system
+    d = len(index)
     start = index[(board.start, 0)]
     chances = dict.fromkeys(range(1, board.squares + 1), Fraction(0))
     for j in targets:
