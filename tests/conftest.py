@@ -142,8 +142,9 @@ def bundled_models(bundled_records: list[dict]) -> list[BoardRecord]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) each module's browser tests go to one
-    worker (`browser_group`). The `slow` tests (a property on many more random boards than the normal run's
-    sample) run only when `-m` names them: `pytest -m slow`."""
+    worker (`browser_group`). The `slow` tests (the long checks: a property on many more random boards than the
+    normal run's sample, the exact cross-checks of the bundled boards that take longest) run only when `-m`
+    names them: `pytest -m slow`."""
     for item in items:
         if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(browser_group(item.module.__name__)))

@@ -12,6 +12,7 @@ from functools import cache
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
 from chutes.compute.board.file import board_files, load_board
@@ -30,6 +31,15 @@ def bundled_boards() -> dict[str, Path]:
 
 
 BUNDLED = list(bundled_boards())
+LONGEST = ("noordenbos", "classic-roll-again")
+"""The bundled boards whose exact cross-checks against a slower method take longest (the longest games, a
+dense roll-again turn): those checks run with the long checks (`-m slow`); every record is still checked
+three ways when it is computed."""
+
+
+def bundled_params() -> list:
+    """The bundled boards' slugs as test parameters, those in LONGEST marked `slow`."""
+    return [pytest.param(slug, marks=pytest.mark.slow) if slug in LONGEST else slug for slug in BUNDLED]
 
 
 def board_file(slug: str) -> Path:

@@ -545,9 +545,25 @@ HOUSE_ENGINE = """(() => {
 PROBLEMS = "ChutesEngine.problems(ChutesEngine.makeBoard(a0))"
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+HOUSE_PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@settings(HOUSE_PROPERTY, max_examples=30)
 @given(b=house_boards())
 def test_the_house_rules_on_small_boards_agree_with_the_exact_engine(js: Watched, b: Board) -> None:
+    house_rules_agree(js, b)
+
+
+@pytest.mark.slow
+@settings(HOUSE_PROPERTY, max_examples=300)
+@given(b=house_boards())
+def test_the_house_rules_on_many_small_boards_agree_with_the_exact_engine(js: Watched, b: Board) -> None:
+    house_rules_agree(js, b)
+
+
+def house_rules_agree(js: Watched, b: Board) -> None:
+    """engine.js and the exact engine agree on a board: its problems, or its expected turns, shortest game,
+    median, first player's chance and landing chances."""
     problems = board_problems(b)
     assert call(js, PROBLEMS, fields(b)) == problems
     assume(not problems)

@@ -1,5 +1,5 @@
-"""The reference site built with each engine, MkDocs (the default) and Zensical, from the same records: the same
-pages, the same exact numbers in them, the site checks passing, charts drawn and axe content in Chromium."""
+"""A site built with each engine, MkDocs (the default) and Zensical, from the same records: the same pages, the
+same exact numbers in them, the site checks passing, charts drawn and axe content in Chromium."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from helpers import BUNDLED, QuietHandler, new_project
+from helpers import QuietHandler, new_project
 from test_browser import ALL_RENDERED, _pages
 
 from chutes.site_build.checks import site_problems
@@ -26,23 +26,39 @@ ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
 TAG = re.compile(r"<[^>]+>")
 
 
+ENGINE_BOARDS = ["classic", "classic-six-to-enter", "tiny"]
+"""A board of each kind of page (plain rules, house rules, kept out of the menus): every template and page of
+the site, built twice in seconds rather than the whole bundled site twice."""
+
+
 @pytest.fixture(scope="module")
-def zensical_site(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    """The same boards built with Zensical from the MkDocs build's records (a warm cache: only the engine runs),
-    served over HTTP at the address it was built for."""
+def sites(bundled_project, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
+    """The same boards built with each engine from the same records (a warm cache: only the build stage and the
+    engine run), each served over HTTP at the address it was built for."""
     from chutes.cli import compute_stage
     from chutes.site_build.pipeline import build_site
 
-    project = new_project(tmp_path_factory.mktemp("zensical") / "p", BUNDLED)
-    shutil.copytree(built_site.parent / ".cache" / "results", project.cache_dir)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    site = build_site(project, compute_stage(quiet=True), url, engine="zensical")
-    httpd.RequestHandlerClass = functools.partial(QuietHandler, directory=str(site))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield site, url.rstrip("/")
-    httpd.shutdown()
-    httpd.server_close()
+    computed, _ = bundled_project
+    built, servers = {}, []
+    for engine in ("mkdocs", "zensical"):
+        project = new_project(tmp_path_factory.mktemp(engine) / "p", ENGINE_BOARDS)
+        shutil.copytree(computed.cache_dir, project.cache_dir)
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        site = build_site(project, compute_stage(quiet=True), url, engine=engine)
+        httpd.RequestHandlerClass = functools.partial(QuietHandler, directory=str(site))
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        servers.append(httpd)
+        built[engine] = site, url.rstrip("/")
+    yield built
+    for httpd in servers:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def zensical_site(sites: dict[str, tuple[Path, str]]) -> tuple[Path, str]:
+    return sites["zensical"]
 
 
 def _numbers(page: Path, address: str) -> Counter[str]:
@@ -53,10 +69,8 @@ def _numbers(page: Path, address: str) -> Counter[str]:
     return Counter(n for n in NUMBER.findall(text) if sum(c.isdigit() for c in n) >= 5)
 
 
-def test_both_engines_publish_the_same_pages_with_the_same_numbers(built_site: Path, built_site_address: str,
-                                                                  zensical_site: tuple[Path, str]) -> None:
-    mkdocs_address = built_site_address.rstrip("/")
-    site, address = zensical_site
+def test_both_engines_publish_the_same_pages_with_the_same_numbers(sites: dict[str, tuple[Path, str]]) -> None:
+    (built_site, mkdocs_address), (site, address) = sites["mkdocs"], sites["zensical"]
     assert _pages(site) == _pages(built_site)
     assert (site / "404.html").is_file() and (site / "sitemap.xml").is_file()
     for page in sorted(built_site.rglob("index.html")):

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import BUNDLED, board, chain
+from helpers import board, bundled_params, chain
 from hypothesis import HealthCheck, given, settings
 from strategies import boards
 
@@ -199,7 +199,7 @@ def check(b: Board, series: bool = True) -> None:
             close(diagonal[key], old["diagonal"][key], f"diagonal {key}")
 
 
-@pytest.mark.parametrize("slug", BUNDLED)
+@pytest.mark.parametrize("slug", bundled_params())
 def test_every_reported_landmark_and_series_as_before_on_the_bundled_boards(slug: str) -> None:
     check(board(slug))
 

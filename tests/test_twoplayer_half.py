@@ -9,6 +9,7 @@ from pathlib import Path
 import gmpy2
 import pytest
 from flint import fmpz_poly
+from helpers import LONGEST
 
 from chutes.compute.board.file import board_from_mapping, load_board
 from chutes.compute.board.model import BoardError
@@ -71,7 +72,8 @@ def test_bundled_boards_are_there():
     assert {p.stem for p in BOARD_FILES} >= {"classic", "classic-47", "classic-pass", "noordenbos", "tiny"}
 
 
-@pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in LONGEST else p
+                                  for p in BOARD_FILES], ids=lambda p: p.stem)
 def test_bundled_board_half_equals_full(path: Path):
     c = turn_chain(load_board(path))
     assert first_player_wins(c) == first_player_wins_full(c)
