@@ -80,6 +80,12 @@ def fraction_json(x: Fraction, digits: int = DECIMAL_DIGITS) -> dict[str, Any]:
             "numerator_digits": len(numerator.lstrip("-")), "denominator_digits": len(denominator)}
 
 
+def bracket(lower: Fraction, upper: Fraction) -> dict[str, Any]:
+    """Exact bounds as decimals rounded outward (lower down, upper up: still bounds, and so is every shorter
+    form of them), and whether they are equal: what a sentence needs to state them truly."""
+    return {"lower": fixed_decimal(lower), "upper": fixed_decimal(upper, up=True), "equal": lower == upper}
+
+
 def fraction_from_json(obj: dict[str, str]) -> Fraction:
     """Inverse of `exact_json`."""
     return Fraction(integer_from_text(obj["numerator"]), integer_from_text(obj["denominator"]))

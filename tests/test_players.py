@@ -17,16 +17,17 @@ from helpers import board, chain
 
 from chutes.compute.board.file import board_from_mapping
 from chutes.compute.numbers import fraction_from_json
+from chutes.compute.record import build as record_build
+from chutes.compute.record.build import players_record
 from chutes.compute.solve import races as seats_module
 from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.exact import expected_turns
-from chutes.compute.solve.lengths import finish_numerators
 from chutes.compute.solve.modular import krylov
 from chutes.compute.solve.races import (
     DIGITS,
     MAX_PLAYERS,
     Race,
-    players_record,
+    finish_numerators,
     position_chances,
     race,
     races_together,
@@ -277,7 +278,7 @@ def test_finish_numerators_continue_the_matrix_powers(slug: str, square: int) ->
 
 def test_a_large_state_map_is_an_even_sample(monkeypatch: pytest.MonkeyPatch) -> None:
     c = chain("classic")
-    monkeypatch.setattr(seats_module, "STATE_MAP_SQUARES", 10)
+    monkeypatch.setattr(record_build, "STATE_MAP_SQUARES", 10)
     shown = players_record(c)["state_map"]
     assert len(shown["squares"]) == 10 and shown["squares"][0] == c.states[0] and shown["squares"][-1] == c.states[-1]
     gaps = np.diff([c.index[q] for q in shown["squares"]])

@@ -1,3 +1,4 @@
 """A board's record, what the site is built from: its schema (`schema`), the exact results (`results`),
-chart series (`series`, `positions`), the three-way checks (`checks`, `criteria`), the published figures it
-is compared with (`literature`), and the whole record assembled (`build`)."""
+chart series (`series`), the criterion of the three-way checks (`criteria`), the published figures it is
+compared with (`literature`), the plain-words sentences (`words`), and the whole record assembled with its
+players and three-way checks (`build`)."""

@@ -11,7 +11,7 @@ from math import isqrt
 from typing import Any
 
 from ..board.model import Board
-from ..numbers import decimal_string, exact_json, fixed_decimal, fraction_json
+from ..numbers import bracket, decimal_string, exact_json, fraction_json
 from ..solve.chain import TurnChain
 from ..solve.exact import bounds as exact_bounds
 from ..solve.jumps import jump_usage, shortest_game
@@ -29,35 +29,41 @@ def board_json(board: Board) -> dict[str, Any]:
 
 def solve(chain: TurnChain) -> dict[str, Any]:
     """Every one- and two-player headline result for a board's chain, exactly (what `chutes solve --json`
-    prints)."""
-    dist = chain.distribution
+    prints): the values first, then their JSON form."""
     mean, variance = chain.moments
+    deviation = _sqrt_fraction(variance)
+    board = board_json(chain.board)
     short = shortest_game(chain)
     usage = sorted(jump_usage(chain).items())
+    dist = chain.distribution
     exact = {str(n): exact_bounds(dist, n) for n in BOUND_TURNS}
+    mode = dist.mode()
     quartiles = {name: dist.quantile(q) for name, q in
                  (("lower_quartile", Fraction(1, 4)), ("median", Fraction(1, 2)), ("upper_quartile", Fraction(3, 4)))}
     percentiles = {p: dist.quantile(Fraction(p) / 100) for p in PERCENTILES}
-    landed = chain.landing_chances
     landmarks = sorted({*quartiles.values(), *percentiles.values()})
+    shortest_chance = dist.term(short.turns)
+    over_within = {k: dist.cdf(min(k, dist.terms)) for k in WITHIN
+                   if k <= dist.terms or not dist.alive}  # beyond the exact part: 1 if every game is over
+    at_most = {k: dist.cdf(k) for k in landmarks}
+    landed = chain.landing_chances
     return {
-        "board": board_json(chain.board),
+        "board": board,
         "turn_states": chain.size,
         "expected_turns": exact_json(mean),
         "variance": exact_json(variance),
-        "standard_deviation": decimal_string(_sqrt_fraction(variance)),
+        "standard_deviation": decimal_string(deviation),
         "first_player_wins": fraction_json(chain.first_player_wins),  # a probability: no sign in its digits
         "game_length": {
-            "mode": dist.mode(),
+            "mode": mode,
             **quartiles,
             "shortest": {"turns": short.turns, "rolls": list(short.rolls), "squares": list(short.squares),
-                         "probability": exact_json(dist.term(short.turns)),
+                         "probability": exact_json(shortest_chance),
                          "path_probability": exact_json(short.path_probability)},
             "percentiles": percentiles,
-            "over_within": {str(k): exact_json(dist.cdf(min(k, dist.terms))) for k in WITHIN
-                            if k <= dist.terms or not dist.alive},  # beyond the exact part: 1 if every game is over
-            "at_most": {str(k): exact_json(dist.cdf(k)) for k in landmarks},
-            "more_than": {str(k): exact_json(1 - dist.cdf(k)) for k in landmarks},
+            "over_within": {str(k): exact_json(p) for k, p in over_within.items()},
+            "at_most": {str(k): exact_json(p) for k, p in at_most.items()},
+            "more_than": {str(k): exact_json(1 - p) for k, p in at_most.items()},
             "exact_terms": dist.terms,
         },
         "bounds": {n: [float(lower), float(upper)] for n, (lower, upper) in exact.items()},
@@ -68,12 +74,6 @@ def solve(chain: TurnChain) -> dict[str, Any]:
         "jump_usage": [{"from": a, "to": b, "kind": "ladder" if b > a else "chute", "per_game": exact_json(u)}
                        for (a, b), u in usage],
     }
-
-
-def bracket(lower: Fraction, upper: Fraction) -> dict[str, Any]:
-    """Exact bounds as decimals rounded outward (lower down, upper up: still bounds, and so is every shorter
-    form of them), and whether they are equal: what a sentence needs to state them truly."""
-    return {"lower": fixed_decimal(lower), "upper": fixed_decimal(upper, up=True), "equal": lower == upper}
 
 
 def _sqrt_fraction(x: Fraction, digits: int = 60) -> Fraction:

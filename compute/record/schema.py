@@ -3,7 +3,8 @@
 Each field says in one line what it holds and which function computes it. Loading a cached record
 validates it against these models, so a record edited by hand (even with its checksum recomputed) is
 refused unless it is plausible: exact values are reduced fractions whose decimal preview matches them,
-probabilities lie in [0, 1].
+probabilities lie in [0, 1]. A record being computed may hand an exact value over as a `Fraction`: its model
+writes it out (`compute.numbers`), so that every part of the record gives its numbers in one form.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Annotated, Any, Literal
 import gmpy2
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
     Field,
@@ -24,6 +26,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from ..numbers import decimal_string, exact_json, fraction_json
 
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
@@ -42,6 +46,17 @@ class Exact(_Model):
     numerator: str = Field(description="The numerator, in lowest terms (a decimal string: it may be very long).")
     denominator: str = Field(description="The denominator, positive and coprime to the numerator.")
     decimal: str = Field(description="The value to 50 significant digits (compute.numbers.decimal_string).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_fraction(cls, value: Any) -> Any:
+        """A `Fraction` handed over for the model, in its JSON form (`written`)."""
+        return cls.written(value) if isinstance(value, Fraction) else value
+
+    @classmethod
+    def written(cls, x: Fraction) -> dict[str, Any]:
+        """The fields of the exact value x (compute.numbers.exact_json)."""
+        return exact_json(x)
 
     @model_validator(mode="after")
     def _reduced_and_consistent(self) -> Exact:
@@ -84,6 +99,11 @@ class ExactValue(Exact):
 
     exact: Literal[True]
 
+    @classmethod
+    def written(cls, x: Fraction) -> dict[str, Any]:
+        """The fields of the exact value x, marked as exact."""
+        return {**exact_json(x), "exact": True}
+
 
 class ExactChance(ExactProbability):
     """An exact probability beside double-precision ones, marked as exact."""
@@ -116,6 +136,11 @@ class FirstPlayer(ExactProbability):
                                        "before '…' (compute.numbers.fixed_decimal).")
     numerator_digits: int = Field(description="Decimal digits of the numerator (compute.numbers.digit_count).")
     denominator_digits: int = Field(description="Decimal digits of the denominator.")
+
+    @classmethod
+    def written(cls, x: Fraction) -> dict[str, Any]:
+        """The fields of the chance x, with its sizes and leading digits (compute.numbers.fraction_json)."""
+        return fraction_json(x)
 
     @model_validator(mode="after")
     def _truncated(self) -> FirstPlayer:
@@ -170,7 +195,7 @@ class BoardDefinition(_Model):
 
 
 class Bracket(_Model):
-    """Bounds on a chance, as decimals rounded outward (compute.record.results.bracket): the lower rounded down,
+    """Bounds on a chance, as decimals rounded outward (compute.numbers.bracket): the lower rounded down,
     the upper rounded up, so that every shorter form of them is a bound too."""
 
     lower: str = Field(description="The exact lower bound rounded down to 50 decimals.")
@@ -243,7 +268,7 @@ class Results(_Model):
     bounds: dict[str, tuple[Probability, Probability]] = Field(description="Lower and upper bounds on the first "
                                                                            "player's chance (solve.exact.bounds).")
     bounds_outward: dict[str, Bracket] = Field(description="The same bounds as decimals rounded outward, and "
-                                                           "whether they are equal (compute.record.results.bracket).")
+                                                           "whether they are equal (compute.numbers.bracket).")
     expected_turns_from: dict[str, Exact] = Field(description="Expected turns left from each square "
                                                               "(solve.exact.expected_turns).")
     expected_visits: dict[str, Exact] = Field(description="Expected turns begun on each square "
@@ -255,10 +280,15 @@ class Results(_Model):
     jump_usage: list[JumpUse]
 
 
-class CheckRow(_Model):
-    """One headline number three ways (compute.record.checks._row)."""
+def _twenty_digits(value: Any) -> Any:
+    """An exact value handed over as a `Fraction`, to 20 significant digits (compute.numbers.decimal_string)."""
+    return decimal_string(value, 20) if isinstance(value, Fraction) else value
 
-    exact: str = Field(description="The exact value, 20 digits.")
+
+class CheckRow(_Model):
+    """One headline number three ways (compute.record.build._row)."""
+
+    exact: Annotated[str, BeforeValidator(_twenty_digits)] = Field(description="The exact value, 20 digits.")
     float: builtins.float = Field(description="The same by double-precision linear algebra (compute.solve.floats).")
     float_error: builtins.float = Field(ge=0, description="|float − exact|.")
     simulated: builtins.float = Field(description="The simulated value (compute.solve.simulate).")
@@ -268,7 +298,7 @@ class CheckRow(_Model):
 
 
 class Checks(_Model):
-    """Exact vs double precision vs simulation (compute.record.checks.three_ways)."""
+    """Exact vs double precision vs simulation (compute.record.build.three_ways)."""
 
     games: int = Field(ge=1)
     seed: int
@@ -324,7 +354,7 @@ class SquareSeries(_Model):
 
 
 class PositionSeries(_Model):
-    """Where the token is after each turn (compute.record.positions.position_series)."""
+    """Where the token is after each turn (compute.record.series.position_series)."""
 
     turns: list[int]
     feet: list[int] = Field(description="The jumps' feet: for them, on_square holds the landings during the turn.")
@@ -343,7 +373,7 @@ class Series(_Model):
 
 
 class Seat(_Model):
-    """One seat's chance: exact for two players, certified for more (compute.solve.races.players_record)."""
+    """One seat's chance: exact for two players, certified for more (compute.record.build.players_record)."""
 
     seat: int = Field(ge=1)
     square: int = Field(ge=0)
@@ -352,6 +382,15 @@ class Seat(_Model):
     numerator: str | None = None
     denominator: str | None = None
     error_bound: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_chance(cls, value: Any) -> Any:
+        """A seat handed over with its exact `chance` (a `Fraction`): that chance's fields, marked as exact."""
+        if isinstance(value, dict) and "chance" in value:
+            chance = ExactValue.written(value["chance"])
+            return {key: x for key, x in value.items() if key != "chance"} | chance
+        return value
 
     @model_validator(mode="after")
     def _probability(self) -> Seat:
@@ -371,7 +410,7 @@ class StateMap(_Model):
 
 
 class Calculator(_Model):
-    """The turn chain in floats for the page's calculator (compute.solve.races.players_record)."""
+    """The turn chain in floats for the page's calculator (compute.record.build.players_record)."""
 
     squares: list[int]
     start: int
@@ -409,7 +448,7 @@ class Rounds(_Model):
 
 
 class Players(_Model):
-    """Several players (compute.solve.races.players_record)."""
+    """Several players (compute.record.build.players_record)."""
 
     first_of_three: FirstOfThree = Field(description="The exact chance that the first of three players "
                                                      "wins (solve.threeplayer.first_of_three_wins), or "

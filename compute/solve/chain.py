@@ -9,7 +9,7 @@ the turn matrix is Q = (I − B)⁻¹A, exactly.
 Like QuantEcon's `MarkovChain`, a `TurnChain` computes each derived quantity once, when first asked
 (cached properties): expected turns and visits, moments, the game-length distribution, the first
 player's chance, and their double-precision cross-checks. The functions doing the work live in
-`compute.solve.exact`, `compute.solve.twoplayer` and `compute.solve.floats`.
+`compute.solve.exact`, `compute.solve.twoplayer`, `compute.solve.threeplayer` and `compute.solve.floats`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from flint import fmpq, fmpq_mat, fmpz_mat
 
 from ..board.model import Board
 from ..board.reach import doomed_squares, passed_squares, roll_squares
-from . import exact, floats, landing, twoplayer
+from . import exact, floats, landing, threeplayer, twoplayer
 from .integer import IntegerChain
 
 
@@ -85,6 +85,17 @@ class TurnChain(IntegerChain):
     def first_player_wins(self) -> Fraction:
         """The exact chance that the first of two players wins (`twoplayer.first_player_wins`)."""
         return twoplayer.first_player_wins(self)
+
+    @cached_property
+    def first_of_three_seconds(self) -> float:
+        """About the CPU seconds the first of three players' exact chance takes (`threeplayer.estimated_seconds`)."""
+        return threeplayer.estimated_seconds(self)
+
+    @cached_property
+    def first_of_three_wins(self) -> Fraction:
+        """The exact chance that the first of three players wins (`threeplayer.first_of_three_wins`); it may take
+        long: see `first_of_three_seconds`."""
+        return threeplayer.first_of_three_wins(self)
 
     @cached_property
     def expected_turns_float(self) -> np.ndarray:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from flint import fmpq_mat, fmpz_mat
 
 from .chain import TurnChain
-from .exact import expected_visits, fraction
+from .exact import fraction
 
 
 def roll_visits(chain: TurnChain) -> list[Fraction]:
@@ -19,7 +19,7 @@ def roll_visits(chain: TurnChain) -> list[Fraction]:
     they outnumber the turns begun there): the roll-level chain, where turns do not matter, solved exactly."""
     board = chain.board
     if board.roll_again_on is None:
-        return expected_visits(chain)
+        return chain.expected_visits
     d, w = chain.size, board.roll_weight
     P = [[0] * d for _ in range(d)]
     for i, square in enumerate(chain.states):
@@ -43,7 +43,7 @@ def _limited_roll_visits(chain: TurnChain) -> dict[int, tuple[Fraction, Fraction
     w, limit, again = board.roll_weight, board.roll_again_limit, board.roll_again_on
     chance = Fraction(dict(board.rolls).get(again, 0), w)
     visits: dict[int, list[Fraction]] = {}
-    for square, turns in zip(chain.states, expected_visits(chain)):
+    for square, turns in zip(chain.states, chain.expected_visits):
         x = Fraction(turns)
         for k in range(limit + 1):
             visits.setdefault(square, [Fraction(0), Fraction(0)])[k == limit] += x

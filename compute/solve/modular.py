@@ -132,15 +132,30 @@ def on_cluster(scheduler: str | None) -> Iterator[None]:
         _SCHEDULER.reset(token)
 
 
+_ALONE: ContextVar[bool] = ContextVar("alone", default=False)
+
+
+@contextmanager
+def in_one_process(alone: bool = True) -> Iterator[None]:
+    """Within the block (if `alone`), `run_parallel` forks no second process: for a caller whose other cores are
+    busy with other work. A context for the same reason as `on_cluster`."""
+    token = _ALONE.set(alone)
+    try:
+        yield
+    finally:
+        _ALONE.reset(token)
+
+
 def run_parallel(work: Callable, args: tuple, primes: list[int], parallel: bool) -> list:
     """work(*args, primes) for a list of per-prime results: in chunks on the cluster of `on_cluster` if there is
-    one, else here, with the primes shared by this process and a forked second one if `parallel`."""
+    one, else here, with the primes shared by this process and a forked second one if `parallel` (and not
+    `in_one_process`)."""
     scheduler = _SCHEDULER.get()
     if scheduler:
         from ..store.sweep import run_chunks  # the sweeps (tqdm, process pools, Dask): only for a cluster
 
         return run_chunks(work, args, primes, scheduler)
-    if not parallel or len(primes) < 2 or (os.cpu_count() or 1) < 2:
+    if not parallel or _ALONE.get() or len(primes) < 2 or (os.cpu_count() or 1) < 2:
         return work(*args, primes)
     import multiprocessing  # a quick solve never forks: these imports wait until one does
     from concurrent.futures import ProcessPoolExecutor

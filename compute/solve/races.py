@@ -21,19 +21,18 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb, arb_mat, ctx, fmpq
+from flint import arb, arb_mat, ctx, fmpq, fmpz_poly, fmpz_series
 from scipy.sparse import csr_array
 
 from ..board.limits import MAX_PLAYERS
 from ..numbers import exact_json
 from .chain import TurnChain
-from .lengths import finish_numerators
+from .integer import IntegerChain
+from .modular import krylov, minimal_polynomial
 from .twoplayer import pair_wins
 
 DIGITS = 35
 MAX_TURNS = 1_000_000
-STATE_MAP_SQUARES = 100
-"""The most squares the state map's rows and columns show (evenly spaced beyond: 10,000 numbers at most)."""
 BITS_PER_ENTRY = 2
 """`races_together` expands K exact terms (about K²·log2(s)/2 bits in all) when K·log2(s) is below this many
 times d², else it multiplies a vector of d balls by Q K times (d² entries each): measured, a bit of a term
@@ -111,7 +110,7 @@ def races_together(chain: TurnChain, square: int, counts: list[int], digits: int
 
     Players on one square share one game-length distribution, so each turn k needs only three numbers:
     P(T = k), P(T > k) and E[(T − k)⁺] (the first seat's expected turns left, for the tail of the expected
-    rounds). The first two are exact (`lengths.finish_numerators`: a power series, not d² work a turn), the
+    rounds). The first two are exact (`finish_numerators`: a power series, not d² work a turn), the
     third is E[T] − Σ_{j<k} P(T > j). Only where the scale s is so large that exact terms would cost more
     than d² a turn is a vector of d balls iterated instead (`_vector_turns`), once for every count. Seat i
     (from 0) wins at turn k with P(T = k)·P(T > k)ⁱ·P(T ≥ k)ⁿ⁻¹⁻ⁱ; the remainder is bounded as in `race`."""
@@ -309,51 +308,46 @@ def rounds_record(chain: TurnChain, players: int) -> dict[str, Any]:
     9 games in 10 are over, each with the true share of games over within it (exact: on a board whose lengths
     have large atoms it can be far above one half or nine tenths)."""
     median, ninety = (rounds_quantile(chain, players, q) for q in (Fraction(1, 2), Fraction(9, 10)))
-    return {"median": median, "ninety": ninety, "median_share": exact_json(rounds_share(chain, players, median)),
-            "ninety_share": exact_json(rounds_share(chain, players, ninety))}
+    return {"median": median, "ninety": ninety, "median_share": rounds_share(chain, players, median),
+            "ninety_share": rounds_share(chain, players, ninety)}
 
 
-def _map_sample(states: int) -> list[int]:
-    """The states the state map shows: all of them, or STATE_MAP_SQUARES evenly spaced from the first."""
-    if states <= STATE_MAP_SQUARES:
-        return list(range(states))
-    return sorted({round(j * (states - 1) / (STATE_MAP_SQUARES - 1)) for j in range(STATE_MAP_SQUARES)})
+def finish_numerators(chain: IntegerChain, index: int, first: int = 0) -> Iterator[int]:
+    """γₗ = eᵢᵀ Mˡ f for l = 0, 1, 2, … without end (P(T = l + 1) from state `index` is γₗ / sˡ⁺¹), exactly:
+    as many game-length terms as a race's sum needs, from one power series division.
+
+    The sequence satisfies the recurrence of its minimal polynomial m (monic, integer, degree k ≤ d, found from
+    2d terms: `modular.minimal_polynomial`), so Σₗ γₗ xˡ = low(x) / rev_m(x), with rev_m(0) = 1 and low the
+    first k terms times rev_m. Expanding that ratio as a power series (python-flint's fmpz_series division,
+    fast multiplication inside) gives thousands of exact terms in about the time of a few dozen matrix-vector
+    products, where iterating the d×d matrix would cost d² operations per term.
+
+    The series is expanded to `first` terms at once (at least 2d, the terms the minimal polynomial is found
+    from), then to twice as many each time the caller asks for more; each expansion repeats the previous
+    terms, so the total work is at most twice that of the last one."""
+    d = chain.size
+    gamma = krylov(chain, index, list(chain.finish), 2 * d)
+    yield from gamma
+    m = minimal_polynomial(gamma, d, chain.scale)
+    k = len(m) - 1
+    if k == 0:  # the zero sequence: no game from this state ever ends (never a state of a turn chain)
+        while True:
+            yield 0
+    rev = fmpz_poly(m[::-1])
+    low = rev.mul_low(fmpz_poly(gamma[:k]), k)
+    given, terms = 2 * d, max(first, 4 * d)
+    while True:
+        for coefficient in _expand(low, rev, terms)[given:]:
+            yield int(coefficient)
+        given, terms = terms, 2 * terms
 
 
-def players_record(chain: TurnChain) -> dict[str, Any]:
-    """What the site shows about several players: seats for 2..MAX_PLAYERS, rounds, the two-player state map
-    (of at most STATE_MAP_SQUARES squares: its size grows as d²), and the turn chain in floats for the page's
-    calculator (which computes the per-square distributions)."""
-    seats: dict[str, list[dict[str, Any]]] = {}
-    relative: dict[str, list[float]] = {}
-    rounds: dict[str, dict[str, Any]] = {}
-    start = chain.board.start
-    mean = chain.expected_turns[chain.start]
-    rounds["1"] = {**exact_json(mean), "exact": True}  # one player: the expected game length, exactly
-    results = races_together(chain, start, list(range(2, MAX_PLAYERS + 1)))
-    for n, result in results.items():
-        rounds[str(n)] = result.rounds.json()
-        if n == 2:
-            first = chain.first_player_wins
-            chances: list[Fraction | Certified] = [first, 1 - first]
-            seats["2"] = [{"seat": s + 1, "square": start, **exact_json(x), "exact": True}
-                          for s, x in enumerate(chances)]
-        else:
-            chances = list(result.wins)
-            seats[str(n)] = [{"seat": s + 1, "square": start, **w.json()} for s, w in enumerate(result.wins)]
-        relative[str(n)] = [float(f"{n * float(x):.10g}") for x in chances]
-    W = chain.pair_matrix_float
-    Q = chain.Q_float
-    shown = _map_sample(chain.size)
-    return {
-        "rounds": {str(n): rounds_record(chain, n) for n in range(1, 5)},
-        "seats": seats,
-        "seats_vs_fair_share": relative,
-        "expected_rounds": rounds,
-        "state_map": {"squares": [chain.states[i] for i in shown],
-                      "mover_wins": [[float(f"{x:.6g}") for x in row]
-                                     for row in np.clip(W[np.ix_(shown, shown)], 0.0, 1.0)]},
-        "calculator": {"squares": list(chain.states), "start": start,
-                       "rows": [[[int(j), float(Q[i, j])] for j in np.flatnonzero(Q[i])] for i in range(chain.size)],
-                       "finish": [float(x) for x in chain.r_float]},
-    }
+def _expand(low: fmpz_poly, rev: fmpz_poly, terms: int) -> list:
+    """The first `terms` coefficients of low / rev as a power series (zeros included)."""
+    old = ctx.cap
+    ctx.cap = terms
+    try:
+        coefficients = (fmpz_series(low, prec=terms) / fmpz_series(rev, prec=terms)).coeffs()
+    finally:
+        ctx.cap = old
+    return coefficients + [0] * (terms - len(coefficients))
