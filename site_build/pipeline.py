@@ -29,6 +29,7 @@ from filelock import FileLock
 
 from . import engines
 from .checks import SiteError, site_problems
+from .docs_tree import write_docs
 from .engine_config import (
     EngineInputs,
     custom_theme_dir,
@@ -37,8 +38,10 @@ from .engine_config import (
     read_config,
     write_config,
 )
-from .pages import load_record, render_pages, site_nav, write_docs
+from .nav import site_nav
 from .project import SITE_MARKER, Area, Project, ProjectError
+from .records import load_record
+from .render import render_pages
 
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
 MARKER_TEXT = "This folder was made by `chutes build`, which replaces its whole content on every build.\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from decimal import ROUND_HALF_EVEN, Decimal
+from typing import TYPE_CHECKING
 
 from ..compute.record.words import (
     bounds_sentence,
@@ -17,10 +18,14 @@ from ..compute.record.words import (
     leading_digits,
     per_thousand,
     percent,
+    rules_in_words,
     share,
     share_of_games,
     typical_game,
 )
+
+if TYPE_CHECKING:
+    from ..compute.record.schema import BoardDefinition
 
 
 def number(n: int) -> str:
@@ -58,6 +63,11 @@ def digit_groups(decimal: str, size: int = 5) -> str:
 def plural(n: int, word: str, words: str | None = None) -> str:
     """'1 turn', '7 turns'."""
     return f"{number(n)} {word if n == 1 else (words or word + 's')}"
+
+
+def rule_sentences(board: BoardDefinition) -> list[str]:
+    """A board's rules in plain words, a sentence each: the same sentences as `chutes solve` prints."""
+    return rules_in_words(board.model_dump(exclude_none=True))
 
 
 def overshoot_rule(rule: str) -> str:

@@ -75,7 +75,7 @@ def bundled_project(shared_tmp: Path):
 
     Records the repository's own cache already holds (after `bash scripts/build`) are copied in, never
     written back: the cache checks each one as usual and recomputes what is missing, stale or altered."""
-    from chutes.cli import compute_stage
+    from chutes.cli.site import compute_stage
 
     root = shared_tmp / "built"
     with FileLock(shared_tmp / "built.lock"):

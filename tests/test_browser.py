@@ -16,10 +16,10 @@ import pytest
 from helpers import Watched, chain, new_project
 from playwright.sync_api import Browser, Page
 
-from chutes.cli import compute_stage
+from chutes.cli.site import compute_stage
 from chutes.compute.board.limits import MAX_PLAYERS
 from chutes.compute.solve.races import position_chances
-from chutes.site_build import pages, pipeline
+from chutes.site_build import board_page, pipeline
 
 pytestmark = pytest.mark.browser
 
@@ -624,7 +624,7 @@ def test_a_long_two_player_fraction_loads_when_its_box_is_opened(tmp_path: Path,
                                                                  watched: Watched) -> None:
     """A site whose two-player fraction is past the inline limit (lowered here, so that the 10-square board's
     is): the page has a box that fetches nothing until it is opened, then shows the fraction from its file."""
-    monkeypatch.setattr(pages, "INLINE_FRACTION_CHARS", 5)
+    monkeypatch.setattr(board_page, "INLINE_FRACTION_CHARS", 5)
     project = new_project(tmp_path / "long")
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietFiles, directory=str(project.site_dir)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()

@@ -41,7 +41,8 @@ def test_solve_json_imports_only_what_it_needs():
     loaded = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
     assert {"chutes.compute.solve.twoplayer", "numpy"} <= loaded
     heavy = {"scipy", "numba", "jinja2", "plotly", "mkdocs", "yaml", "tqdm", "threadpoolctl", "dask", "multiprocessing",
-             "chutes.site_build.pages", "chutes.compute.record.schema", "chutes.compute.solve.simulate"}
+             "chutes.site_build.render", "chutes.site_build.board_page", "chutes.site_build.records",
+             "chutes.compute.record.schema", "chutes.compute.solve.simulate"}
     assert loaded & heavy == set()
 
 

@@ -35,7 +35,7 @@ the site, built twice in seconds rather than the whole bundled site twice."""
 def sites(bundled_project, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
     """The same boards built with each engine from the same records (a warm cache: only the build stage and the
     engine run), each served over HTTP at the address it was built for."""
-    from chutes.cli import compute_stage
+    from chutes.cli.site import compute_stage
     from chutes.site_build.pipeline import build_site
 
     computed, _ = bundled_project

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from helpers import CHUTES, bundled_boards, chutes, new_project
 
-from chutes.cli import compute_stage, run
+from chutes.cli import run
+from chutes.cli.site import compute_stage
 from chutes.compute.board.cost import check_cost, estimated_seconds
 from chutes.compute.board.file import load_board
 from chutes.compute.stage import cached_record, update

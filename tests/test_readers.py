@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from chutes.compute.record.schema import BoardRecord
-from chutes.site_build import pages
+from chutes.site_build import render
 from chutes.site_build.checks import SiteError
 
 
@@ -28,7 +28,7 @@ def test_the_build_refuses_to_publish_a_simulation_that_disagrees(bundled_record
     row = records[0]["checks"]["first_player_wins"]
     row.update(agrees=False, standard_errors_apart=5.2)
     with pytest.raises(SiteError, match="5.2 standard errors from the exact value"):
-        pages.render_pages([BoardRecord.model_validate(r) for r in records])
+        render.render_pages([BoardRecord.model_validate(r) for r in records])
 
 
 def test_every_bundled_simulation_agrees_by_the_published_criterion(bundled_records: list[dict]) -> None:

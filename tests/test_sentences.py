@@ -332,7 +332,7 @@ def test_the_board_page_says_it_in_these_words() -> None:
     """The board page's sentences are these functions' (on a board with large atoms and equal bounds)."""
     from chutes.compute.record.build import board_record
     from chutes.compute.record.schema import BoardRecord, Skipped
-    from chutes.site_build.pages import render_pages
+    from chutes.site_build.render import render_pages
 
     computed = board_record(board("zeilberger-line"), Skipped(skipped="left out in this test"))
     record = BoardRecord.model_validate({**computed.json_form(), "checksum": "-"})

@@ -14,9 +14,9 @@ import plotly
 import pytest
 from helpers import new_project
 
-from chutes.cli import compute_stage
+from chutes.cli.site import compute_stage
 from chutes.compute.record.schema import BoardRecord
-from chutes.site_build import figures, pages, pipeline
+from chutes.site_build import board_page, docs_tree, downloads, figures, pipeline, render
 from chutes.site_build.checks import SiteError, broken_links, outside_references
 from chutes.site_build.project import DEFAULT_TEMPLATES
 from chutes.site_build.words import games, per_thousand, percent, plain, rounded
@@ -130,7 +130,7 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
     project = new_project(tmp_path / "project")
     site = pipeline.build_site(project, compute_stage(quiet=True))
     before = _files(site)
-    real = pages.render_pages
+    real = render.render_pages
 
     def with_cdn(records, *folders):
         files = real(records, *folders)
@@ -153,11 +153,11 @@ def _two(models: list[BoardRecord]) -> list[BoardRecord]:
 def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path,
                                                              bundled_models: list[BoardRecord]) -> None:
     docs = tmp_path / "docs"
-    files = pages.render_pages(_two(bundled_models))
-    assert pages.write_docs(files, docs)
-    assert pages.write_docs(files, docs) == []
+    files = render.render_pages(_two(bundled_models))
+    assert docs_tree.write_docs(files, docs)
+    assert docs_tree.write_docs(files, docs) == []
     (docs / "stale.md").write_text("old")
-    assert pages.write_docs(files, docs) == ["stale.md"] and not (docs / "stale.md").exists()
+    assert docs_tree.write_docs(files, docs) == ["stale.md"] and not (docs / "stale.md").exists()
 
 
 def test_a_broken_template_is_one_line_naming_it(bundled_models: list[BoardRecord], tmp_path: Path) -> None:
@@ -165,10 +165,10 @@ def test_a_broken_template_is_one_line_naming_it(bundled_models: list[BoardRecor
     templates.mkdir()
     (templates / "data.md.j2").write_text("# Data\n\n{% for p in boards %}\n{{ p.nothing_here }\n")
     with pytest.raises(SiteError, match=r"^templates/data.md.j2:4: "):
-        pages.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
+        render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
     (templates / "data.md.j2").write_text("{{ boards[0].no_such_field }}\n")
     with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*no_such_field"):
-        pages.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
+        render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
 
 
 def test_a_template_reads_the_record_by_its_fields(bundled_models: list[BoardRecord], tmp_path: Path) -> None:
@@ -178,10 +178,10 @@ def test_a_template_reads_the_record_by_its_fields(bundled_models: list[BoardRec
     templates.mkdir()
     (templates / "data.md.j2").write_text("{{ boards[0].record.results.board.squares_count }}\n")
     with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*squares_count"):
-        pages.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
+        render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
     (templates / "data.md.j2").write_text("{% for p in boards %}{{ p.slug }}: "
                                           "{{ p.record.players.first_of_three is skipped }}\n{% endfor %}")
-    data = pages.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])["data.md"]
+    data = render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])["data.md"]
     assert "noordenbos: True" in data and "classic: False" in data
 
 
@@ -225,13 +225,13 @@ def test_downloads_show_their_size(built_site: Path, bundled_records: list[dict]
     data_page = (built_site / "data" / "index.html").read_text()
     for record in bundled_records:
         slug = record["slug"]
-        size = pages.size_text((built_site / "data" / f"{slug}.json").stat().st_size)
+        size = downloads.size_text((built_site / "data" / f"{slug}.json").stat().st_size)
         link = f'<a download="{slug}.json" href="../../data/{slug}.json">'
         html = (built_site / "boards" / slug / "index.html").read_text()
         assert f'{link}{slug}.json</a> ({size}' in html
         assert f'<a download="{slug}.json" href="{slug}.json">{slug}.json</a> ({size})' in data_page
-    assert pages.size_text(999) == "999 bytes" and pages.size_text(8_870) == "8.9 kB"
-    assert pages.size_text(19_400) == "19 kB" and pages.size_text(3_912_345) == "3.9 MB"
+    assert downloads.size_text(999) == "999 bytes" and downloads.size_text(8_870) == "8.9 kB"
+    assert downloads.size_text(19_400) == "19 kB" and downloads.size_text(3_912_345) == "3.9 MB"
 
 
 def test_plotly_is_the_small_bundle_loaded_only_where_charts_are(built_site: Path) -> None:
@@ -269,7 +269,7 @@ def test_each_board_page_shares_an_image_of_its_own(built_site: Path, bundled_re
                       f"{g.median} turns or fewer in {games(g.at_most[str(g.median)])} (the median)",
                       f"{per_thousand(res['first_player_wins']['decimal'])} in 1,000 games"):
             assert plain(words) in alt, (slug, words, alt)
-        again = figures.share_image(model.results.board, pages._headlines(model))
+        again = figures.share_image(model.results.board, board_page.headlines(model))
         assert again == (built_site / image).read_bytes(), "the same inputs give the same bytes"
     assert len({(built_site / "data" / f"{r['slug']}-share.png").read_bytes() for r in bundled_records}) == \
         len(bundled_records), "each board its own image"
@@ -325,26 +325,26 @@ def test_a_long_two_player_fraction_is_linked_not_inlined(bundled_records: list[
     fraction.js fills from the box's download link; the text file has the whole fraction."""
     record = _classic(bundled_records)
     p = record["results"]["first_player_wins"]
-    monkeypatch.setattr(pages, "INLINE_FRACTION_CHARS", 1000)
-    files = pages.render_pages([BoardRecord.model_validate(record)])
+    monkeypatch.setattr(board_page, "INLINE_FRACTION_CHARS", 1000)
+    files = render.render_pages([BoardRecord.model_validate(record)])
     md = files["boards/classic.md"]
     assert p["numerator"][:60] not in md and p["denominator"][:60] not in md
     assert "```text" not in md and md.count('<pre class="chutes-fraction" tabindex="0">') == 2
     box = md[md.index('??? note "The whole fraction (4,453 digits over 4,453)"'):md.index("### Closing in on it")]
     text = " ".join(box.split())
-    assert f"{pages.BoardPage(BoardRecord.model_validate(record)).fraction_size} of text, shown here when you open " \
-        "this box." in text
+    size = board_page.BoardPage(BoardRecord.model_validate(record)).fraction_size
+    assert f"{size} of text, shown here when you open this box." in text
     assert '[download it as a text file](../data/classic-first-player.txt){ download="classic-first-player.txt" }' \
         in text and '<pre class="chutes-fraction"' in text
     assert files["data/classic-first-player.txt"] == f"{p['numerator']}/{p['denominator']}\n"
     monkeypatch.undo()
-    again = pages.render_pages([BoardRecord.model_validate(record)])["boards/classic.md"]
+    again = render.render_pages([BoardRecord.model_validate(record)])["boards/classic.md"]
     assert f"```text\n    {p['numerator']}/{p['denominator']}\n" in again
 
 
 def _state_map_text(record: dict) -> str:
     """The "Who is ahead" section of the record's board page, its lines joined."""
-    md = pages.render_pages([BoardRecord.model_validate(record)])[f"boards/{record['slug']}.md"]
+    md = render.render_pages([BoardRecord.model_validate(record)])[f"boards/{record['slug']}.md"]
     return " ".join(md[md.index("### Who is ahead"):md.index("### Try it")].split())
 
 

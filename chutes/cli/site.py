@@ -1,0 +1,149 @@
+"""The site project's commands: `new`, `compute`, `build`, `serve` and `cache-key`, and the compute stage they run."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .group import PLAIN_DIGITS, CommandFunction, main, open_project, project_option, say, scheduler_option
+
+if TYPE_CHECKING:
+    from chutes.site_build.project import Project
+
+
+def _paths(fn: CommandFunction) -> CommandFunction:
+    fn = click.option("--boards", "boards_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                      help="Folder of board files [default: the project's site_src/boards].")(fn)
+    fn = click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                      help="Cache folder [default: the project's .cache/results].")(fn)
+    return project_option(fn)
+
+
+def _fewer_records_than_boards(project: Project) -> bool:
+    """A quick look before the heavy imports: is some board surely not cached yet?"""
+    def count(folder: Path, pattern: str) -> int:
+        return sum(1 for _ in folder.glob(pattern)) if folder.is_dir() else 0
+
+    return count(project.cache_dir, "*.json") < count(project.boards_dir, "*.toml")
+
+
+def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False,
+                  scheduler: str | None = None) -> Callable[[Project], list[Path]]:
+    """The compute stage as the build stage calls it: bring the cache up to date, return the record files.
+
+    Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done.
+    With a Dask `scheduler`, the boards' work modulo primes and their experiments run on that cluster."""
+    def records(project: Project) -> list[Path]:
+        from chutes.compute.store.sweep import start_workers_early
+
+        if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
+            start_workers_early("chutes.compute.stage")  # the workers' imports overlap this process's own
+        from chutes.compute.stage import load_all, update
+        from chutes.compute.store.results import ResultCache
+        from chutes.progress import BoardProgress
+
+        boards = load_all(project.boards_dir, only)
+        for board in boards if not quiet else ():
+            if not board.source:
+                say(f"note: {board.slug} has no source: its page will not say where the board comes from")
+        shown = BoardProgress()
+        try:
+            outcomes = update(boards, ResultCache(project.cache_dir), force=force, log=say,
+                              jobs=os.cpu_count() or 1, prune=not only, progress=False, scheduler=scheduler,
+                              on_start=None if quiet else lambda b, s: shown.start(b.slug, s),
+                              on_done=None if quiet else lambda o: shown.done(o.slug, o.computed, o.seconds,
+                                                                              o.estimate, o.path.name))
+        finally:
+            shown.close()
+        return [o.path for o in outcomes]
+
+    return records
+
+
+@main.command(name="compute", help="Solve every board of the project's site_src/boards/ exactly and cache the "
+                                    "results as JSON (unchanged boards are not recomputed).")
+@click.option("--only", multiple=True, metavar="SLUG", help="Only this board (repeatable).")
+@click.option("--force", is_flag=True, help="Recompute even when the cache is up to date.")
+@scheduler_option("Do the exact work modulo many primes and the experiments on this Dask cluster "
+                  "(e.g. tcp://10.0.0.5:8786); the boards are still computed and stored here.")
+@_paths
+def compute_command(only: tuple[str, ...], force: bool, scheduler: str | None, boards_dir: Path | None,
+                    cache_dir: Path | None, project: Path | None) -> None:
+    """Update the results cache."""
+    compute_stage(only, force, scheduler=scheduler)(open_project(project, boards_dir=boards_dir, cache_dir=cache_dir))
+
+
+def _engine_option(fn: CommandFunction) -> CommandFunction:
+    return click.option("--engine", type=click.Choice(["mkdocs", "zensical"]), default=None,
+                        help="What turns the pages into HTML [default: the project's mkdocs.yml "
+                             "(plugins: chutes: engine), else mkdocs].")(fn)
+
+
+@main.command(help="Build the website into the project's site/: compute (cached), write the pages, run the engine "
+                   "(MkDocs or Zensical), check the result, publish it.")
+@click.option("--force", is_flag=True, help="Recompute every board even when the cache is up to date.")
+@click.option("--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to put the site [default: the project's site/]; only a folder made by chutes is replaced.")
+@click.option("--site-url", metavar="URL", default=None,
+              help="The address the site will be published at [default: $CHUTES_SITE_URL, else the local preview].")
+@_engine_option
+@_paths
+def build(force: bool, site_dir: Path | None, site_url: str | None, engine: str | None, boards_dir: Path | None,
+          cache_dir: Path | None, project: Path | None) -> None:
+    """Build and check the site."""
+    from chutes.progress import step
+    from chutes.site_build.pipeline import build_site, site_url_for
+
+    here = open_project(project, site_dir=site_dir, boards_dir=boards_dir, cache_dir=cache_dir)
+    url, local = site_url_for(site_url)
+    started = time.perf_counter()
+    out = build_site(here, compute_stage(force=force), url, engine=engine, phase=step)
+    pages = len(list(out.rglob("*.html")))
+    say(f"site built in {time.perf_counter() - started:.1f} s: {pages} pages in {out}/ (preview it with "
+        f"'chutes serve')")
+    if local:
+        say(f"note: its links point at the local preview {url}; to publish, build with --site-url URL "
+            f"(or set CHUTES_SITE_URL)")
+
+
+@main.command(help="Preview the site with live reload: an edited board, template, page or setting is shown at once.")
+@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, metavar="IP:PORT",
+              help="Address to serve on.")
+@_engine_option
+@project_option
+def serve(dev_addr: str, engine: str | None, project: Path | None) -> None:
+    """Serve the site for preview."""
+    from chutes.progress import step
+    from chutes.site_build.preview import serve as serve_site
+
+    host, _, port = dev_addr.rpartition(":")
+    if not host or not (set(port) <= PLAIN_DIGITS and port and 1 <= int(port) <= 65535):
+        raise click.BadParameter(f"expected IP:PORT with a port from 1 to 65535, got {dev_addr!r}",
+                                 param_hint="--dev-addr")
+    serve_site(open_project(project), compute_stage(), dev_addr, engine=engine, log=say, phase=step)
+
+
+@main.command(name="cache-key", help="Print the key of the compute stage's code and version: records made by other "
+                                      "code are never reused (CI keys its results cache on it).")
+def cache_key() -> None:
+    """The compute stage's code hash."""
+    from chutes.compute import code_hash
+
+    click.echo(code_hash()[:16])
+
+
+@main.command(name="new", help="Start a new site project in DIR: mkdocs.yml, an example board, a README and a "
+                                "CI workflow that publishes it.")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def new(directory: Path) -> None:
+    """Write a ready site project."""
+    from chutes.compute import package_version
+    from chutes.site_build.new_project import write_project
+
+    written = write_project(directory, package_version())
+    say(f"new site project in {directory}/ ({len(written)} files); next: cd {directory} && chutes build")

@@ -1,0 +1,176 @@
+"""A board's page as the templates read it: its record, the names and sizes of its files, its charts.
+
+`BoardPage` derives from one record everything its page shows beside the record's own values: where its
+downloads are and how large, the share image's numbers and words, and every chart as JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..compute.record.schema import BoardRecord, Experiments, FirstPlayer, Skipped
+from . import figures
+from .downloads import distribution_csv, fraction_text, record_json, size_text, squares_csv
+from .words import games, per_thousand, rounded
+
+INLINE_FRACTION_CHARS = 50_000
+"""The longest first-player fraction (characters of text) put whole in its board page. Page weight: a
+1,000-square board's is some 850 kB, which with the chart library would take the page over its 3 MB budget,
+while every bundled board's (9 kB at most) stays inline. A longer one is loaded from its text file when its
+box is opened, like the first of three players'."""
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """One board's record and the names of its files on the site."""
+
+    record: BoardRecord
+
+    @property
+    def slug(self) -> str:
+        return self.record.slug
+
+    @property
+    def title(self) -> str:
+        return self.record.results.board.title
+
+    @property
+    def listed(self) -> bool:
+        """Whether the board is in the menu, the home table and the comparison (its board file says)."""
+        return self.record.results.board.listed
+
+    @property
+    def first_of_three(self) -> FirstPlayer | None:
+        """The first of three players' exact chance, where the record has it (None where it says why not)."""
+        three = self.record.players.first_of_three
+        return None if isinstance(three, Skipped) else three
+
+    @property
+    def experiments(self) -> Experiments | None:
+        """The what-if experiments, where the record has them (None where it says why not)."""
+        experiments = self.record.experiments
+        return None if isinstance(experiments, Skipped) else experiments
+
+    @property
+    def fraction_file(self) -> str:
+        return f"data/{self.slug}-first-player.txt"
+
+    @cached_property
+    def fraction_text(self) -> str:
+        """The first player's exact chance as published (data/<slug>-first-player.txt): made once, it can be long."""
+        return fraction_text(self.record.results.first_player_wins)
+
+    @property
+    def fraction_inline(self) -> bool:
+        """Whether the first player's fraction is short enough to be put whole in the page (INLINE_FRACTION_CHARS)."""
+        return len(self.fraction_text) <= INLINE_FRACTION_CHARS
+
+    @property
+    def three_file(self) -> str | None:
+        """The exact chance of the first of three players as text, where the record has it."""
+        return None if self.first_of_three is None else f"data/{self.slug}-first-of-three.txt"
+
+    @cached_property
+    def three_text(self) -> str | None:
+        """The first of three players' exact chance as published (`three_file`), where the record has it."""
+        return None if self.first_of_three is None else fraction_text(self.first_of_three)
+
+    @property
+    def json_file(self) -> str:
+        return f"data/{self.slug}.json"
+
+    @property
+    def csv_file(self) -> str:
+        return f"data/{self.slug}-distribution.csv"
+
+    @property
+    def squares_file(self) -> str:
+        return f"data/{self.slug}-squares.csv"
+
+    @property
+    def share_file(self) -> str:
+        return f"data/{self.slug}-share.png"
+
+    @property
+    def share_alt(self) -> str:
+        """The words of the share image, for its alt text."""
+        return f"{self.title}: " + "; ".join(f"{value} {words}" for value, words in headlines(self.record)) + "."
+
+    @cached_property
+    def json_text(self) -> str:
+        """The record as published (data/<slug>.json): its JSON form, as stored."""
+        return record_json(self.record)
+
+    @property
+    def json_size(self) -> str:
+        """The size of the JSON download, for its link ("1.2 MB")."""
+        return size_text(len(self.json_text.encode()))
+
+    @property
+    def fraction_size(self) -> str:
+        return size_text(len(self.fraction_text.encode()))
+
+    @property
+    def three_size(self) -> str | None:
+        return None if self.three_text is None else size_text(len(self.three_text.encode()))
+
+    @property
+    def csv_size(self) -> str:
+        return size_text(len(distribution_csv(self.record).encode()))
+
+    @property
+    def squares_size(self) -> str:
+        return size_text(len(squares_csv(self.record).encode()))
+
+
+def board_pages(records: list[BoardRecord]) -> tuple[list[BoardPage], list[BoardPage]]:
+    """Every board's page in slug order, and those in the menu, the home table and the comparison: the
+    listed ones (a site of test boards only lists them all)."""
+    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r.slug)]
+    return pages, [p for p in pages if p.listed] or pages
+
+
+def headlines(record: BoardRecord) -> list[tuple[str, str]]:
+    """The share image's numbers: each a value and the words under it (its alt text says the same)."""
+    res = record.results
+    g = res.game_length
+    return [(f"{rounded(res.expected_turns.decimal, 1)} turns", "on average for one player to finish"),
+            (f"{g.median:,} turns", f"or fewer in {games(g.at_most[str(g.median)])} (the median)"),
+            (f"{per_thousand(res.first_player_wins.decimal)} in 1,000",
+             "games won by the first of two players")]
+
+
+def board_figures(page: BoardPage) -> dict[str, str]:
+    """Every chart of a board page, as JSON text keyed by chart name."""
+    r = page.record
+    board = r.results.board
+    series = r.series
+    p_first = float(r.results.first_player_wins.decimal)
+    figs = {
+        "board": figures.board_figure(board),
+        "alive": figures.alive_figure(board, series.positions),
+        "length": figures.length_figure(series.length, cumulative=False),
+        "length-cumulative": figures.length_figure(series.length, cumulative=True),
+        "turns-left": figures.board_heatmap(board, series.squares.turns_left, "expected turns left",
+                                            "turns left on average", "turns left"),
+        "visits": figures.board_heatmap(board, series.squares.visits, "expected visits",
+                                        "turns begun here per game, on average", "turns begun here"),
+        **({} if series.squares.landing is None else {
+            "landing": figures.board_heatmap(board, [None if x is None else 100 * x for x in series.squares.landing],
+                                             "chance of landing here (%)", "% of games land here at least once",
+                                             "% of games")}),
+        "bounds": figures.bounds_figure(series.bounds, p_first),
+        "diagonal": figures.diagonal_figure(series.diagonal),
+        "seats": figures.seats_figure(r.players.seats_vs_fair_share),
+        "state-map": figures.state_map_figure(r.players.state_map),
+    }
+    x = page.experiments
+    if x is not None:
+        figs.update({
+            "dice-turns": figures.dice_figure(x.dice.dice, turns=True),
+            "dice-first": figures.dice_figure(x.dice.dice, turns=False),
+            "start": figures.start_figure(board, x.start),
+            "add-jump": figures.jump_heatmap(board, x.add_jump),
+        })
+    return {name: figures.to_json(fig) for name, fig in figs.items()}

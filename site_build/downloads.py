@@ -1,0 +1,60 @@
+"""The text of a board's download files (its record as JSON, its exact chances, its CSV tables) and their sizes.
+
+Each is made from the record alone, so the same record gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ..compute.record.schema import BoardRecord, Exact
+
+
+def record_json(record: BoardRecord) -> str:
+    """The record as published (data/<slug>.json): its JSON form, as stored."""
+    data = record.json_form()
+    return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def fraction_text(p: Exact) -> str:
+    """numerator/denominator of an exact chance (the first of two or of three players)."""
+    return f"{p.numerator}/{p.denominator}\n"
+
+
+def distribution_csv(record: BoardRecord) -> str:
+    """The game-length distribution (data/<slug>-distribution.csv): one row per turn, exact and simulated."""
+    s = record.series.length
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["turns", "probability", "cumulative", "simulated_share", "simulated_cumulative"])
+    for row in zip(s.turns, s.probability, s.cumulative, s.simulated, s.simulated_cumulative):
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def squares_csv(record: BoardRecord) -> str:
+    """One row per square: expected turns left from it and turns begun there per game (blank where no turn
+    starts), and for a jump's foot the expected rolls landing there per game (results.jump_usage; the record
+    holds no landings for the other squares, so theirs is blank), and the chance of landing there at least once
+    (results.landing_chance; blank on square 0, or everywhere on a board too large for it)."""
+    s = record.series.squares
+    landings = {j.from_: j.per_game.decimal for j in record.results.jump_usage}
+    landed = {int(q): x.decimal for q, x in (record.results.landing_chance or {}).items()}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["square", "turns_left", "visits", "landings", "landing_chance"])
+    for square, left, visits in zip(s.square, s.turns_left, s.visits):
+        writer.writerow([square, "" if left is None else left, "" if visits is None else visits,
+                         landings.get(square, ""), landed.get(square, "")])
+    return out.getvalue()
+
+
+def size_text(n: int) -> str:
+    """A download's size for people, in SI units: 980 bytes, 12 kB, 1.2 MB."""
+    if n < 1000:
+        return f"{n} bytes"
+    if n < 1_000_000:
+        return f"{n / 1000:.0f} kB" if n >= 10_000 else f"{n / 1000:.1f} kB"
+    return f"{n / 1_000_000:.1f} MB"

@@ -1,0 +1,31 @@
+"""The house-rules page's groups: each board played under other rules beside its plain board."""
+
+from __future__ import annotations
+
+from .board_page import BoardPage
+from .words import rule_sentences
+
+
+def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tuple[BoardPage, list[str]]]]]:
+    """Boards played under other rules, each group beside its plain board: the same squares, chutes, ladders,
+    die and start, one fair die and no roll-again. Each variant comes with the sentences of its rules that the
+    plain board's rules do not have (what the family changed)."""
+    def layout(page: BoardPage) -> tuple:
+        b = page.record.results.board
+        return b.squares, b.die, b.start, tuple(map(tuple, b.ladders)), tuple(map(tuple, b.chutes))
+
+    def plain(page: BoardPage) -> bool:
+        b = page.record.results.board
+        return b.roll_again_on is None and b.overshoot == "stay" and not b.house_rules
+
+    def words(page: BoardPage) -> list[str]:
+        return rule_sentences(page.record.results.board)
+
+    groups = []
+    for base in (p for p in pages if plain(p)):
+        known = set(words(base))
+        variants = [(p, [s for s in words(p) if s not in known])
+                    for p in pages if p is not base and layout(p) == layout(base) and not plain(p)]
+        if variants:
+            groups.append((base, variants))
+    return groups
