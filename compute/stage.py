@@ -130,8 +130,9 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     except OSError:
         if not force and all(cached_record(cache, b)[0] is not None for b in boards):
             outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0) for b in boards]
-            for outcome in outcomes if on_done else ():
-                on_done(outcome)
+            if on_done:
+                for outcome in outcomes:
+                    on_done(outcome)
             return outcomes
         raise
     try:

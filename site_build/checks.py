@@ -4,6 +4,7 @@ leads somewhere, and no script or event handler is on a page that the templates 
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -43,7 +44,7 @@ def _parse(path: Path) -> _Links:
     return parser
 
 
-def outside_references(site_dir: Path, allowed_hosts: set[str] = frozenset()) -> list[str]:
+def outside_references(site_dir: Path, allowed_hosts: Set[str] = frozenset()) -> list[str]:
     """Every place where a page or stylesheet would load something from outside the site ('file:line: url').
 
     A link a reader may follow (<a href>) loads nothing by itself and is allowed; the references page has

@@ -33,13 +33,13 @@ def number(n: int) -> str:
     return f"{n:,}"
 
 
-def rounded(value: str | float, places: int = 2) -> str:
-    """A decimal (string or float) rounded for display, half-even, with thousands separators."""
+def rounded(value: str | float | Decimal, places: int = 2) -> str:
+    """A decimal (string, float or Decimal) rounded for display, half-even, with thousands separators."""
     d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
     return f"{d:,.{places}f}"
 
 
-def signed(value: str | float, places: int = 2) -> str:
+def signed(value: str | float | Decimal, places: int = 2) -> str:
     """A change with its sign: '+1.43', '−2.80' (a true minus sign)."""
     text = rounded(value, places)
     return text.replace("-", "−") if text.startswith("-") else "+" + text

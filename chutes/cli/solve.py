@@ -72,8 +72,11 @@ def _solve(board: str, as_json: bool, positions: str | None, players: int | None
         _first_of_three(b, as_json)
         return
     started = time.perf_counter()
-    if positions is not None or players is not None:
-        squares = _parse_positions(positions, b) if positions is not None else [b.start] * players
+    if positions is not None:
+        squares: list[int] | None = _parse_positions(positions, b)
+    else:
+        squares = None if players is None else [b.start] * players
+    if squares is not None:
         result = _race_json(b, squares, positions is not None)
         if as_json:
             emit_json(result)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from .limits import MAX_DICE, MAX_DIE, MAX_FILE_BYTES, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
 from .model import Board, rules_message
@@ -65,7 +66,7 @@ def _loc(loc: tuple[Any, ...]) -> str:
     return text or "(top level)"
 
 
-def _pydantic_problem(error: dict[str, Any], data: Mapping[str, Any]) -> str:
+def _pydantic_problem(error: ErrorDetails, data: Mapping[str, Any]) -> str:
     """One readable sentence for a schema error of a known key."""
     kind = error["type"]
     loc = tuple(error["loc"])
@@ -121,12 +122,12 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
         raise BoardError(f"{name}: " + "; ".join(unknown + known)) from None
     if parsed.chutes is not None and parsed.snakes is not None:
         raise BoardError(f"{name}: snakes: give chutes or snakes (two names for the same thing), not both")
-    chute_word = "snakes" if parsed.snakes is not None else "chutes"
+    chute_word: Literal["chutes", "snakes"] = "snakes" if parsed.snakes is not None else "chutes"
     chutes = parsed.snakes if parsed.snakes is not None else (parsed.chutes or [])
     try:
         return Board(title=parsed.title or slug or Path(name).stem, squares=parsed.squares, die=parsed.die,
-                     overshoot=parsed.overshoot, ladders=tuple(tuple(j) for j in parsed.ladders),
-                     chutes=tuple(tuple(j) for j in chutes), roll_again_on=parsed.roll_again_on,
+                     overshoot=parsed.overshoot, ladders=tuple((a, b) for a, b in parsed.ladders),
+                     chutes=tuple((a, b) for a, b in chutes), roll_again_on=parsed.roll_again_on,
                      start=parsed.start, source=parsed.source, slug=slug, chute_word=chute_word,
                      listed=parsed.listed, roll_again_limit=parsed.roll_again_limit,
                      roll_again_penalty=parsed.roll_again_penalty, dice=parsed.dice,

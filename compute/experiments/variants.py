@@ -367,12 +367,13 @@ def scan_json(effects: Sequence[JumpEffect], firsts: Sequence[float | None], bas
                      "delta_first_player": float(f"{f - base_first:.12g}")
                      if f is not None and e.status == "changed" else None,
                      "counterintuitive": e.counterintuitive})
-    changed = [(e, r) for e, r in zip(effects, rows) if e.status == "changed"]
+    # a changed candidate always has its delta (`RollChain.effect`)
+    changed = [(e, e.delta, r) for e, r in zip(effects, rows) if e.status == "changed" and e.delta is not None]
 
     def top(kind: str, sign: int) -> list[dict[str, Any]]:
-        chosen = [(e, r) for e, r in changed if e.kind == kind and (e.delta.numerator > 0) == (sign > 0)]
-        chosen.sort(key=lambda er: (-sign * gmpy2.mpq(er[0].delta), er[0].source, er[0].target))  # GMP compares fast
-        return [r for _, r in chosen[:TOP]]
+        chosen = [(e, d, r) for e, d, r in changed if e.kind == kind and (d.numerator > 0) == (sign > 0)]
+        chosen.sort(key=lambda edr: (-sign * gmpy2.mpq(edr[1]), edr[0].source, edr[0].target))  # GMP compares fast
+        return [r for _, _, r in chosen[:TOP]]
 
     return {"min_length": min_length, "candidates": len(effects),
             "counts": {status: sum(1 for e in effects if e.status == status) for status in STATUSES},

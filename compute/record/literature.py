@@ -155,20 +155,21 @@ def compare(figure: Figure, record: BoardRecord | Mapping[str, Any]) -> tuple[st
     """Our value as shown next to the published one, whether they agree, and how that was decided."""
     value = value_at(record, figure.ours)
     if figure.compare == "whole":
-        ours = len(value) if isinstance(value, list) else int(value)
-        return str(ours), ours == int(figure.published), "equal whole numbers"
+        count = len(value) if isinstance(value, list) else int(value)
+        return str(count), count == int(figure.published), "equal whole numbers"
     exact = _exact(value)
     if figure.compare == "exact":
-        ours = f"{exact.numerator}/{exact.denominator}"
-        return ours, Fraction(figure.published.replace(" ", "")) == exact, "equal fractions"
+        shown = f"{exact.numerator}/{exact.denominator}"
+        return shown, Fraction(figure.published.replace(" ", "")) == exact, "equal fractions"
     if figure.compare == "digits":
         places = _decimals(figure.published)
-        ours = _rounded(exact, places)
-        return f"{ours}", ours == Decimal(figure.published), f"equal to the {places} decimals printed"
+        rounded = _rounded(exact, places)
+        return f"{rounded}", rounded == Decimal(figure.published), f"equal to the {places} decimals printed"
     if figure.compare == "double":
         relative = abs(Fraction(figure.published) - exact) / abs(exact)
         shown = f"{_rounded(exact, _decimals(figure.published))}"
         return shown, relative <= DOUBLE_AGREEMENT, f"relative difference {float(relative):.0e} (double precision)"
+    assert figure.games, "load_literature refuses a simulated figure without its number of games"
     estimate = Fraction(figure.published)
     spread = _spread(record, figure, exact)
     z = float(abs(estimate - exact)) / (spread / math.sqrt(figure.games)) if spread else math.inf

@@ -7,7 +7,7 @@ rational arithmetic; floats appear only in the tail of the distribution kept for
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -40,7 +40,8 @@ def fraction(x: fmpq) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
 
-def _solve(chain: IntegerChain, rhs: list[list[int | Fraction]], transpose: bool = False) -> list[list[Fraction]]:
+def _solve(chain: IntegerChain, rhs: Sequence[Sequence[int | Fraction]],
+           transpose: bool = False) -> list[list[Fraction]]:
     """Solve (sI - M) X = rhs (or its transpose) exactly; columns of X returned as lists."""
     d, s = chain.size, chain.scale
     A = fmpz_mat(d, d, [s * (i == j) - int(chain.M[i, j]) for i in range(d) for j in range(d)])
@@ -225,36 +226,54 @@ def _bits_horizon(s: int, bits: int) -> int | float:
     return k
 
 
-class _Walk:
-    """The integer row vector u·Mᵏ, one turn at a time: a Python loop over the nonzeros of M when M is sparse,
-    python-flint's row-times-matrix product (in C) when M is dense (a roll-again turn reaches most squares)."""
-
-    DENSE = 16
-    """M counts as dense when more than one entry in DENSE is nonzero (measured: flint's dense product costs
-    about 1/13 to 1/33 of the Python loop per entry)."""
+class _SparseWalk:
+    """The integer row vector u·Mᵏ, one turn at a time, by a Python loop over the nonzeros of M (see `_walk`)."""
 
     def __init__(self, chain: IntegerChain) -> None:
-        d = chain.size
         self.chain = chain
-        self.dense = self.DENSE * sum(len(row) for row in chain.rows) > d * d
-        start = [int(i == chain.start) for i in range(d)]
-        if self.dense:
-            self.vector: list[int] | fmpz_mat = fmpz_mat(1, d, start)
-            self.finish: tuple[int, ...] | fmpz_mat = fmpz_mat(d, 1, list(chain.finish))
-        else:
-            self.vector, self.finish = start, chain.finish
+        self.vector = [int(i == chain.start) for i in range(chain.size)]
 
     def finished(self) -> int:
         """u·Mᵏ·f: the numerator of P(T = k + 1) over sᵏ⁺¹."""
-        if self.dense:
-            return int((self.vector * self.finish)[0, 0])
-        return sum(v * f for v, f in zip(self.vector, self.finish) if v)
+        return sum(v * f for v, f in zip(self.vector, self.chain.finish) if v)
 
     def step(self) -> None:
-        self.vector = self.vector * self.chain.M if self.dense else self.chain.step(self.vector)
+        self.vector = self.chain.step(self.vector)
 
     def entries(self) -> list[int]:
-        return [int(v) for v in self.vector.entries()] if self.dense else list(self.vector)
+        return list(self.vector)
+
+
+class _DenseWalk:
+    """The integer row vector u·Mᵏ, one turn at a time, by python-flint's row-times-matrix product (in C)."""
+
+    def __init__(self, chain: IntegerChain) -> None:
+        d = chain.size
+        self.M = chain.M
+        self.vector = fmpz_mat(1, d, [int(i == chain.start) for i in range(d)])
+        self.finish = fmpz_mat(d, 1, list(chain.finish))
+
+    def finished(self) -> int:
+        """u·Mᵏ·f: the numerator of P(T = k + 1) over sᵏ⁺¹."""
+        return int((self.vector * self.finish)[0, 0])
+
+    def step(self) -> None:
+        self.vector = self.vector * self.M
+
+    def entries(self) -> list[int]:
+        return [int(v) for v in self.vector.entries()]
+
+
+DENSE = 16
+"""M counts as dense when more than one entry in DENSE is nonzero (measured: flint's dense product costs
+about 1/13 to 1/33 of the Python loop per entry)."""
+
+
+def _walk(chain: IntegerChain) -> _SparseWalk | _DenseWalk:
+    """The integer row vector u·Mᵏ, one turn at a time: a Python loop over the nonzeros of M when M is sparse,
+    python-flint's row-times-matrix product when M is dense (a roll-again turn reaches most squares)."""
+    dense = DENSE * sum(len(row) for row in chain.rows) > chain.size * chain.size
+    return _DenseWalk(chain) if dense else _SparseWalk(chain)
 
 
 def distribution(chain: IntegerChain, exact_tail: Fraction = EXACT_TAIL, float_tail: float = FLOAT_TAIL,
@@ -279,7 +298,7 @@ def distribution(chain: IntegerChain, exact_tail: Fraction = EXACT_TAIL, float_t
     if any(sum(w for _, w in row) + f != s for row, f in zip(rows, finish)):
         raise ArithmeticError("the turn chain loses probability: a row of M plus its finish is not the scale")
     top = max(finish, default=0)
-    walk = _Walk(chain)
+    walk = _walk(chain)
     numerators: list[int] = []
     power, cumulative, best, best_at, peak = 1, 0, 0, 0, 0
     reached = horizon = False

@@ -41,6 +41,7 @@ def _limited_roll_visits(chain: TurnChain) -> dict[int, tuple[Fraction, Fraction
     the turns begun on each state are `expected_visits`."""
     board = chain.board
     w, limit, again = board.roll_weight, board.roll_again_limit, board.roll_again_on
+    assert limit is not None and again is not None, "only for a limit, which needs roll_again_on (board_problems)"
     chance = Fraction(dict(board.rolls).get(again, 0), w)
     visits: dict[int, list[Fraction]] = {}
     for square, turns in zip(chain.states, chain.expected_visits):

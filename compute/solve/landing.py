@@ -40,8 +40,10 @@ def _rolls_from(board: Board, state: _State) -> list[_Roll]:
     begun, again_so_far = state
     limit, again, last = board.roll_again_limit, board.roll_again_on, board.squares
     here = begun
-    for _ in range(again_so_far):
-        here = board.move(here, again)
+    if again_so_far:
+        assert again is not None, "a state counts rolls of roll_again_on only on a board that has one (below)"
+        for _ in range(again_so_far):
+            here = board.move(here, again)
     out: list[_Roll] = []
     for roll, weight in board.rolls:
         if limit is not None and roll == again and again_so_far == limit:  # the penalty: not moved

@@ -112,7 +112,8 @@ def reduced_fraction(numerator: int, denominator: int) -> Fraction:
     if make is not None:
         return make(num, den)
     try:
-        return Fraction(num, den, _normalize=False)  # Python 3.11
+        # Python 3.11: a private flag of its Fraction (which typeshed, declaring the public signature, leaves out)
+        return Fraction(num, den, _normalize=False)  # type: ignore[call-overload]
     except TypeError:
         return Fraction(num, den)
 

@@ -11,9 +11,11 @@ never inside the installed package, so that the next process loads it in a fract
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -21,6 +23,9 @@ from platformdirs import user_cache_dir
 from scipy.stats import binomtest, norm
 
 from ..board.model import Board
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
 
 CHUNK = 1 << 16
 BATCH_CHUNKS = 128
@@ -104,17 +109,18 @@ def _play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit,
 
 
 @cache
-def _compiled_play() -> numba.core.registry.CPUDispatcher:
+def _compiled_play() -> Dispatcher[Callable[..., np.ndarray]]:
     """`_play` compiled by Numba, in parallel, its machine code kept on disk in the user's cache folder
     (`platformdirs.user_cache_dir("chutes-exact")`, numba/). Numba keeps it beside the source file unless
     told otherwise, which would write inside the installed package: its cache folder setting points elsewhere
     only while the function is wrapped (where the code goes is fixed then), and is put back at once."""
-    saved = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(Path(user_cache_dir("chutes-exact")) / "numba")
+    # numba.config's settings are made with globals() at import, so its type stubs do not list them
+    saved = numba.config.CACHE_DIR  # type: ignore[attr-defined]
+    numba.config.CACHE_DIR = str(Path(user_cache_dir("chutes-exact")) / "numba")  # type: ignore[attr-defined]
     try:
         return numba.njit(parallel=True, cache=True)(_play)
     finally:
-        numba.config.CACHE_DIR = saved
+        numba.config.CACHE_DIR = saved  # type: ignore[attr-defined]
 
 
 def _jump_table(board: Board) -> np.ndarray:

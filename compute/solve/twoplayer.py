@@ -47,7 +47,7 @@ import math
 import time
 from fractions import Fraction
 
-from flint import fmpz_poly, nmod_poly
+from flint import fmpz, fmpz_poly, nmod_poly
 
 from .integer import IntegerChain
 from .modular import (
@@ -95,7 +95,7 @@ class _HalfSetup:
         halves = []
         for seq in (alpha,) if beta is alpha else (alpha, beta):
             low = (rev_m * fmpz_poly(seq[:k])).coeffs()[:k]  # Σ_l seq_l x^l = low(x) / rev_m(x)
-            low += [0] * (k - len(low))
+            low += [fmpz(0)] * (k - len(low))
             num = fmpz_poly([low[j] * s ** (k - 1 - j) for j in range(k)])
             N, rem = divmod(_cayley(num, k), fmpz_poly([1, 1]))
             if not rem.is_zero():
@@ -108,7 +108,7 @@ class _HalfSetup:
         frob = sum(w * w for row in chain.rows for _, w in row) / (s * s)
         self.bound_bits = k * (k + 1) * math.log2(s) + (k + 1) * frob / (2 * math.log(2)) + SLACK_BITS
 
-    def args(self) -> tuple:
+    def args(self) -> tuple[list[int], list[int], list[int], int, int]:
         """Plain-data arguments of `_half_residues` (picklable for a second process)."""
         return ([int(c) for c in self.E.coeffs()], [int(c) for c in self.O.coeffs()],
                 [int(c) for c in self.b.coeffs()], self.k, self.msms)
