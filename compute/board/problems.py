@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .reach import doomed_squares, reachable_squares, trapped_squares
-
-if TYPE_CHECKING:  # the model checks itself with these rules
-    from .model import Board
+from .rules import Rules
 
 
 class BoardError(ValueError):
@@ -23,14 +19,14 @@ class BoardError(ValueError):
 
 
 
-def check_board(board: Board, name: str) -> None:
+def check_board(board: Rules, name: str) -> None:
     """Raise `BoardError` listing every rule an unchecked board breaks."""
     problems = board_problems(board)
     if problems:
         raise BoardError(f"{name}: " + "; ".join(problems))
 
 
-def board_problems(board: Board) -> list[str]:
+def board_problems(board: Rules) -> list[str]:
     """Every rule the board breaks, one phrase each, jumps named as in its file (the game-can-end check
     only once the jumps are valid). The rules are stated on the method page."""
     last = board.squares
@@ -78,7 +74,7 @@ def board_problems(board: Board) -> list[str]:
     return problems
 
 
-def _roll_problems(board: Board) -> list[str]:
+def _roll_problems(board: Rules) -> list[str]:
     """What is wrong with the rolls: the dice, their weights, the roll to enter and the roll-again rule."""
     problems: list[str] = []
     die, dice = board.die, board.dice

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the model checks itself with these functions
-    from .model import Board
+from .rules import Rules
 
 
-def _successors(board: Board, square: int) -> set[int]:
+def _successors(board: Rules, square: int) -> set[int]:
     """Where the next turn can begin after a turn begun on `square` (`board.squares` if the turn can win).
 
     Without a roll-again limit one roll at a time is enough: any run of rolls can be cut into turns. With a
@@ -34,7 +31,7 @@ def _successors(board: Board, square: int) -> set[int]:
     return found
 
 
-def passed_squares(board: Board, squares: tuple[int, ...]) -> tuple[int, ...]:
+def passed_squares(board: Rules, squares: tuple[int, ...]) -> tuple[int, ...]:
     """`squares`, then every other square that a turn begun on one of them can pass through between its rolls
     of `roll_again_on` (only with a roll-again limit can that square be one where a turn must not begin)."""
     passed = dict.fromkeys(squares)
@@ -49,7 +46,7 @@ def passed_squares(board: Board, squares: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(passed)
 
 
-def reachable_squares(board: Board, origin: int | None = None) -> set[int]:
+def reachable_squares(board: Rules, origin: int | None = None) -> set[int]:
     """Squares where a turn can begin, reachable from `origin` (default the start)."""
     origin = board.start if origin is None else origin
     seen = {origin}
@@ -62,7 +59,7 @@ def reachable_squares(board: Board, origin: int | None = None) -> set[int]:
     return seen
 
 
-def roll_squares(board: Board) -> list[int]:
+def roll_squares(board: Rules) -> list[int]:
     """Squares a roll can be made from: not the foot of a jump, unless a jump also ends there.
 
     (Jumps never chain: arriving on a square by a jump does not trigger a jump starting there. Valid
@@ -71,7 +68,7 @@ def roll_squares(board: Board) -> list[int]:
     return [s for s in range(board.squares) if s not in board.jumps or s in ends]
 
 
-def _predecessors(board: Board) -> dict[int, set[int]]:
+def _predecessors(board: Rules) -> dict[int, set[int]]:
     """For each square, the squares from which one turn leads to it."""
     squares = roll_squares(board)
     preds: dict[int, set[int]] = {s: set() for s in squares + [board.squares]}
@@ -93,12 +90,12 @@ def _backward(preds: dict[int, set[int]], targets: set[int]) -> set[int]:
     return found
 
 
-def trapped_squares(board: Board) -> set[int]:
+def trapped_squares(board: Rules) -> set[int]:
     """Squares from which the last square can never be reached."""
     return set(roll_squares(board)) - _backward(_predecessors(board), {board.squares})
 
 
-def doomed_squares(board: Board) -> set[int]:
+def doomed_squares(board: Rules) -> set[int]:
     """Squares from which the game may never end (a trapped square can be reached)."""
     trapped = trapped_squares(board)
     return _backward(_predecessors(board), trapped) if trapped else set()
