@@ -170,20 +170,12 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
                 moving[i, column[landing]] += weight / w if roll != board.roll_again_on else 0.0
     if board.roll_again_limit is None:  # the rolls made from each state in a turn from each state
         rolls_from = np.linalg.inv(np.eye(d) - continuing)
-
-        def landings(x: np.ndarray) -> np.ndarray:
-            """The expected landings on each foot during a turn from the positions `x`."""
-            return (x @ rolls_from) @ lands
     else:  # at most L rolls of `roll_again_on`: landings in a turn, whose (L+1)-th roll lands only if it moves
         step, per_turn = np.eye(len(rows)), np.zeros_like(lands)
         for _ in range(board.roll_again_limit):
             per_turn += step @ lands
             step = step @ continuing
         per_turn = (per_turn + step @ moving)[:d]
-
-        def landings(x: np.ndarray) -> np.ndarray:
-            """The expected landings on each foot during a turn from the positions `x`."""
-            return x @ per_turn
     x = np.zeros(d)
     x[chain.start] = 1.0
     home = 0.0
@@ -197,7 +189,7 @@ def position_series(chain: TurnChain) -> dict[str, Any]:
         frames.append(_six_digits(row))
         if home >= POSITIONS_MASS:
             break
-        landed = landings(x)
+        landed = (x @ rolls_from) @ lands if board.roll_again_limit is None else x @ per_turn
         home += float(x @ chain.r_float)
         x = x @ chain.Q_float
     return {"turns": list(range(len(frames))), "feet": feet, "on_square": frames}
