@@ -9,10 +9,14 @@ square j the chances h satisfy, over the rolls from each state x,
 
     h_x = Σ_rolls p · ([the roll lands on j] + [it lands elsewhere or nowhere] · h_next),
 
-one exact linear system per square (`landing_chances_square_by_square`). Without a roll-again limit one system
-serves every square: a landing on j always leaves the token in the same state a(j) (the jump's end), so with
-m_x(j) the expected number of landings on j from x (one solve, (I − P)·m = L, every square a column of L),
-P(ever land on j) = m_start(j) / (1 + m_a(j)(j)): the landings after the first are m_a(j)(j) on average.
+one exact linear system per square (`landing_chances_square_by_square`, the reference the tests compare with).
+Without a roll-again limit one system serves every square: a landing on j always leaves the token in the same
+state a(j) (the jump's end), so with m_x(j) the expected number of landings on j from x (one solve,
+(I − P)·m = L, every square a column of L), P(ever land on j) = m_start(j) / (1 + m_a(j)(j)): the landings after
+the first are m_a(j)(j) on average. With a limit the state after a landing is not unique, and the systems are
+taken a turn at a time (`_by_turns`): every roll path of a turn is followed once, and the system of square j
+is the turn chain's with the paths that land on j taken out of their rows, so a third of the roll-level
+states, and the matrix of every square built from one base by the few entries that differ.
 A roll lands on a square when it moves the token there: a roll that
 `enter_on` does not let onto the board, an overshoot that stays and a penalty roll land nowhere.
 """
@@ -101,7 +105,7 @@ def landing_chances(board: Board) -> dict[int, Fraction] | None:
     None for a board with more than MAX_ROLL_STATES roll-level states. One solve for every square without a
     roll-again limit, one per square with one."""
     if board.roll_again_limit is not None:
-        return landing_chances_square_by_square(board)
+        return _by_turns(board)
     system = _system(board)
     if system is None:
         return None
@@ -144,4 +148,50 @@ def landing_chances_square_by_square(board: Board) -> dict[int, Fraction] | None
                         killed[r][index[nxt]] += weight  # a landing on j ends the count: no step on from it
         X = fmpq_mat(fmpz_mat(killed)).solve(fmpq_mat(d, 1, rhs))
         chances[j] = fraction(X[start, 0])
+    return chances
+
+
+def _by_turns(board: Board) -> dict[int, Fraction] | None:
+    """`landing_chances` under a roll-again limit, one system per square over the turn chain (module notes).
+
+    Each path of rolls of a turn from square x (rolls of `roll_again_on` continuing it, at most limit + 1 rolls)
+    has a weight in units of w^(limit+1), an end (a square, or None for a win) and the squares it lands on.
+    With M the turn chain's integer matrix and, for square j, D_j its paths landing on j and p_j their
+    weights from each square: (w^(limit+1)·I − M + D_j)·h = p_j, and the chance is h at the start."""
+    chain = roll_chain(board)
+    if len(chain) > MAX_ROLL_STATES:
+        return None
+    assert board.roll_again_limit is not None, "the turn-by-turn systems are for a board with a limit"
+    w, limit = board.roll_weight, board.roll_again_limit
+    squares = sorted(x for x, again_so_far in chain if again_so_far == 0)
+    index = {x: i for i, x in enumerate(squares)}
+    d, scale = len(squares), w ** (limit + 1)
+    base = [[scale * (r == c) for c in range(d)] for r in range(d)]
+    taken: dict[int, dict[tuple[int, int | None], int]] = {}  # j → (row, end's column or None: a win) → weight
+    for x in squares:
+        paths = [((x, 0), 1, 0, frozenset[int]())]
+        while paths:
+            state, weight, rolls, landed = paths.pop()
+            for roll_weight, square, nxt in chain[state]:
+                on = landed | {square} if square else landed
+                if nxt is not None and nxt[1] > 0:  # a roll of `roll_again_on`: the turn goes on
+                    paths.append((nxt, weight * roll_weight, rolls + 1, on))
+                    continue
+                units = weight * roll_weight * w ** (limit - rolls)
+                cell = (index[x], None if nxt is None else index[nxt[0]])
+                if cell[1] is not None:
+                    base[cell[0]][cell[1]] -= units
+                for j in on:
+                    cells = taken.setdefault(j, {})
+                    cells[cell] = cells.get(cell, 0) + units
+    start = index[board.start]
+    matrix = fmpz_mat(base)
+    chances = dict.fromkeys(range(1, board.squares + 1), Fraction(0))
+    for j, cells in taken.items():
+        system, rhs = fmpz_mat(matrix), [0] * d
+        for (row, column), units in cells.items():
+            rhs[row] += units
+            if column is not None:
+                system[row, column] += units
+        chances[j] = fraction(system.solve(fmpz_mat(d, 1, rhs))[start, 0])
     return chances
