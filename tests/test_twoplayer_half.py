@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import tomllib
 from fractions import Fraction
 from pathlib import Path
 
@@ -123,14 +124,28 @@ def test_minimal_polynomial_annihilates_and_divides_the_characteristic_polynomia
     assert (c.M.charpoly() % fmpz_poly(m)).is_zero()
 
 
+def setup_denominator(setup: twoplayer._HalfSetup, m: list[int], s: int) -> int:
+    """The denominator the setup's residues give, from the Stein determinant W: W itself, or with P divided by
+    its content κ, W·2^(k(k−1)/2)/κ^(k+1) (the second denominator, from Cramer's rule)."""
+    W = stein_determinant(m, s)
+    if setup.two_power:
+        return W
+    k = len(m) - 1
+    content = int(fmpz_poly([m[k - i] * s ** (k - i) for i in range(k + 1)]).content())
+    reduced, rest = divmod(W << (k * (k - 1) // 2), content ** (k + 1))
+    assert rest == 0
+    return reduced
+
+
 @pytest.mark.parametrize("seed", SEEDS)
-def test_denominator_is_the_stein_determinant(seed: int):
-    """W = ±Res(E, O)·m(s)·m(−s)/2^(k(k−1)/2) modulo each prime equals ±Π_{i≤j}(s² − μ_iμ_j)."""
+def test_denominator_is_the_stein_determinant_or_its_reduced_form(seed: int):
+    """The residues' W is ±Res(E, O)·m(s)·m(−s)/2^(k(k−1)/2) = ±Π_{i≤j}(s² − μ_iμ_j), or the same with P
+    divided by its content (whichever bound is smaller); either way a multiple of the chance's denominator."""
     c = turn_chain(random_small_board(seed))
     gamma, m = _half_parts(c)
     setup = twoplayer._HalfSetup(c, m, gamma, gamma)
-    W = stein_determinant(m, c.scale)
-    assert W.bit_length() <= setup.bound_bits
+    W = setup_denominator(setup, m, c.scale)
+    assert (W * setup.scale).bit_length() <= setup.bound_bits
     primes = twoplayer.primes_above_bits(setup.bound_bits)
     residues = twoplayer._half_residues(*setup.args(), primes)
     signs = {(r[1] - W) % p == 0 for p, r in zip(primes, residues) if r is not None}
@@ -139,7 +154,21 @@ def test_denominator_is_the_stein_determinant(seed: int):
         if r is not None:
             assert r[1] in (W % p, -W % p)
     same_turn = 2 * first_player_wins_full(c) - 1
-    assert (same_turn * W).denominator == 1
+    assert (same_turn * setup.scale * W).denominator == 1
+
+
+def test_a_large_scale_takes_the_reduced_denominator():
+    """A six rolling again on the classic board: the turn chain's scale has 49 bits, so the Stein bound needs
+    about 300,000 bits of primes; P's content leaves about 19,000, and the chance is the full-degree method's."""
+    c = turn_chain(board_from_mapping({**tomllib.loads((REPOSITORY / "site_src" / "boards" / "classic.toml")
+                                                       .read_text()), "roll_again_on": 6}, "classic"))
+    gamma, m = _half_parts(c)
+    k = len(m) - 1
+    setup = twoplayer._HalfSetup(c, m, gamma, gamma)
+    assert setup.two_power == 0 and setup.bound_bits * 10 < k * (k + 1) * c.scale.bit_length()
+    W = setup_denominator(setup, m, c.scale)
+    assert (W * setup.scale).bit_length() <= setup.bound_bits
+    assert first_player_wins(c, parallel=False) == first_player_wins_full(c)
 
 
 def test_a_wrong_spare_residue_is_caught(monkeypatch):

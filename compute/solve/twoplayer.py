@@ -32,6 +32,17 @@ Half-degree method (`first_player_wins`, `pair_wins`):
    inequality Σ|μ|² ≤ s²‖Q‖_F² give log2 W ≤ k(k+1)·log2 s + (k+1)·‖Q‖_F²/(2 ln 2), which fixes the number of
    primes in advance (plus 64 bits of slack); the unknown sign ± is read off the reconstructed W. Two
    further primes must agree with the result (a certificate), else ArithmeticError.
+6. A second denominator, for a large scale. W grows like s^(k(k+1)), but a roll-again chain's scale s is the
+   least common denominator of (I − B)⁻¹A (tens of bits) while the true denominators stay near the plain
+   board's. For any integer P and numerators, Cramer's rule on the step-3 system b = 2(Xe·E − t·Xo·O) (a
+   Sylvester matrix of E and tO, determinant ±E(0)·Res(E, O)) and V = 2·[w^(k−1)]X / lc(g) show that
+   V·W₂ is an integer for W₂ = Res(E, O)·P(1)·P(−1) (g(0) = P(1), lc(g) = ±P(−1)). So P may be divided by its
+   content κ: with P' = P/κ, c = P'(0), Num'' = Num/gcd(κ, content(Num)) and ℓ = κ/gcd(κ, content(Num)) (for
+   each sequence), V = V''/(ℓ_α·ℓ_β) where V'' is the same sum for Num''/P', and |W₂| = 2^(k(k−1)/2)·
+   c^(k+1)·Π_{i≤j}|1 − λ_iλ_j| (homogeneity: W₂ = W·2^(k(k−1)/2)/κ^(k+1)), at most
+   2^(k(k−1)/2)·c^(k+1)·exp((k+1)·‖Q‖_F²/2). The residues are V''·W₂ and W₂, with 0 ≤ V'' ≤ ℓ_α·ℓ_β. The setup
+   takes whichever of the two bounds is smaller (the second by a factor of about 16 on the classic board with
+   a six rolling again; the first on the plain board).
 
 Full-degree method (`first_player_wins_full`, `pair_wins_full`, `bilinear_sum`): with F the characteristic
 polynomial of M (degree m), F#(x) = xᵐF(s²/x) and H_β(x) = Σ_l β_l Σ_{j>l} F_j s^(2(j-1-l)) x^(m-j+l), one
@@ -83,44 +94,58 @@ def _even_odd(f: fmpz_poly) -> tuple[fmpz_poly, fmpz_poly]:
 
 
 class _HalfSetup:
-    """E, O, b and the constants of the half-degree formula for V = Σ α_l β_l / s^(2l+2)."""
+    """E, O, b and the constants of the half-degree formula for V = Σ α_l β_l / s^(2l+2), with the smaller of
+    the two denominators (steps 4 and 6): V = V''/`scale`, and the residues are V''·W and W."""
 
     def __init__(self, chain: IntegerChain, m: list[int], alpha: list[int], beta: list[int]) -> None:
         s, k = chain.scale, len(m) - 1
         self.k = k
         rev_m = fmpz_poly(m[::-1])
         P = fmpz_poly([m[k - i] * s ** (k - i) for i in range(k + 1)])
-        g = _cayley(P, k)
-        self.E, self.O = _even_odd(g)
-        halves = []
+        nums = []
         for seq in (alpha,) if beta is alpha else (alpha, beta):
             low = (rev_m * fmpz_poly(seq[:k])).coeffs()[:k]  # Σ_l seq_l x^l = low(x) / rev_m(x)
             low += [fmpz(0)] * (k - len(low))
-            num = fmpz_poly([low[j] * s ** (k - 1 - j) for j in range(k)])
+            nums.append(fmpz_poly([low[j] * s ** (k - 1 - j) for j in range(k)]))
+        frob = sum(w * w for row in chain.rows for _, w in row) / (s * s)
+        spread = (k + 1) * frob / (2 * math.log(2))  # log2 of the bound on Π_{i≤j}(1 + |λ_iλ_j|)
+        content = int(P.content())
+        parts = [math.gcd(content, int(num.content())) for num in nums]
+        scales = [content // part for part in parts]
+        self.scale = scales[0] * scales[-1]
+        c = int(P.coeffs()[0]) // content
+        reduced_bits = k * (k - 1) / 2 + (k + 1) * math.log2(c) + spread + math.log2(self.scale)
+        if reduced_bits < k * (k + 1) * math.log2(s) + spread:
+            P, nums = fmpz_poly([int(x) // content for x in P.coeffs()]), [
+                fmpz_poly([int(x) // part for x in num.coeffs()]) for num, part in zip(nums, parts)]
+            self.two_power, self.bound_bits = 0, reduced_bits + SLACK_BITS
+        else:
+            self.scale, self.two_power = 1, k * (k - 1) // 2
+            self.bound_bits = k * (k + 1) * math.log2(s) + spread + SLACK_BITS
+        g = _cayley(P, k)
+        self.E, self.O = _even_odd(g)
+        halves = []
+        for num in nums:
             N, rem = divmod(_cayley(num, k), fmpz_poly([1, 1]))
             if not rem.is_zero():
                 raise ArithmeticError("the transformed numerator is not divisible by 1 + w")
             halves.append(_even_odd(N))
         (ae, ao), (be, bo) = halves[0], halves[-1]
         self.b = ae * be - fmpz_poly([0, 1]) * ao * bo
-        m_poly = fmpz_poly(m)
-        self.msms = int(m_poly(s)) * int(m_poly(-s))
-        frob = sum(w * w for row in chain.rows for _, w in row) / (s * s)
-        self.bound_bits = k * (k + 1) * math.log2(s) + (k + 1) * frob / (2 * math.log(2)) + SLACK_BITS
+        self.ends = int(P(1)) * int(P(-1))
 
-    def args(self) -> tuple[list[int], list[int], list[int], int, int]:
+    def args(self) -> tuple[list[int], list[int], list[int], int, int, int]:
         """Plain-data arguments of `_half_residues` (picklable for a second process)."""
         return ([int(c) for c in self.E.coeffs()], [int(c) for c in self.O.coeffs()],
-                [int(c) for c in self.b.coeffs()], self.k, self.msms)
+                [int(c) for c in self.b.coeffs()], self.k, self.ends, self.two_power)
 
 
-def _half_residues(even_part: list[int], odd_part: list[int], b: list[int], k: int, msms: int,
+def _half_residues(even_part: list[int], odd_part: list[int], b: list[int], k: int, ends: int, two_power: int,
                    primes: list[int]) -> list[tuple[int, int] | None]:
-    """(V·W mod p, ±W mod p) for each prime (E, O = even_part, odd_part of g), or None where the prime
-    divides a leading coefficient or W."""
+    """(V·W mod p, ±W mod p) for each prime, W = Res(E, O)·P(1)·P(−1)/2^two_power (E, O = even_part, odd_part of
+    g, `ends` = P(1)·P(−1)), or None where the prime divides a leading coefficient or W."""
     Ez, Oz, bz = fmpz_poly(even_part), fmpz_poly(odd_part), fmpz_poly(b)
     dE, dO = Ez.degree(), Oz.degree()
-    two_power = k * (k - 1) // 2
     even = k % 2 == 0
     out: list[tuple[int, int] | None] = []
     for p in primes:
@@ -138,7 +163,7 @@ def _half_residues(even_part: list[int], odd_part: list[int], b: list[int], k: i
         x = int(((nmod_poly(bz, p) % G) * inverse % G)[n - 1])
         lead = int(G.leading_coefficient())
         v = (-x if even else x) * pow(lead, -1, p) % p
-        w = int(Ep.resultant(Op)) * (msms % p) % p * pow(2, -two_power, p) % p
+        w = int(Ep.resultant(Op)) * (ends % p) % p * pow(2, -two_power, p) % p
         out.append((v * w % p, w))
     return out
 
@@ -197,14 +222,14 @@ def _half_bilinear(chain: IntegerChain, alpha: list[int], beta: list[int] | None
     sign = -1 if x_w > product // 2 else 1  # W > 0 and 0 ≤ V·W ≤ W < product / 2
     W = x_w if sign == 1 else product - x_w
     N = x_n if sign == 1 else (product - x_n) % product
-    if not 0 < W < product // 2 or N > W:
+    if not 0 < W < product // 2 or N > setup.scale * W:
         raise ArithmeticError("the reconstructed numerator or denominator is out of range")
     for p, (n_p, w_p) in spare[:SPARE_PRIMES]:
         if (sign * W - w_p) % p or (sign * N - n_p) % p:
             raise ArithmeticError(f"the certificate prime {p} disagrees with the reconstructed result")
     if timings is not None:
         timings["crt"] = clock() - t
-    return reduced_fraction(N, W)
+    return reduced_fraction(N, setup.scale * W)
 
 
 def first_player_wins(chain: IntegerChain, parallel: bool | None = None) -> Fraction:
