@@ -219,7 +219,7 @@ def _half_bilinear(chain: IntegerChain, alpha: list[int], beta: list[int] | None
         timings["primes"] = len(main) + SPARE_PRIMES
     t = clock()
     (x_n, x_w), product = crt_many([[r[0] for _, r in main], [r[1] for _, r in main]], [p for p, _ in main])
-    sign = -1 if x_w > product // 2 else 1  # W > 0 and 0 ≤ V·W ≤ W < product / 2
+    sign = -1 if x_w > product // 2 else 1  # |W| and 0 ≤ V''·|W| ≤ scale·|W| are below product / 2
     W = x_w if sign == 1 else product - x_w
     N = x_n if sign == 1 else (product - x_n) % product
     if not 0 < W < product // 2 or N > setup.scale * W:
