@@ -49,12 +49,14 @@ def test_charts_render_after_instant_navigation(server: str, watched: Watched) -
     page.goto(server + "/")
     page.wait_for_load_state("networkidle")  # instant navigation takes over only the links of the sitemap it fetched
     page.evaluate("window.__sameDocument = true")
-    for where, link, path in ((".md-content", "Chutes and Ladders (Milton Bradley, 1943)", "/boards/classic/"),
-                              (".md-nav--primary", "Compare boards", "/compare/"),
-                              (".md-nav--primary", "A UK Snakes and Ladders board, passing 100 wins", "/boards/uk/")):
+    for where, link, path, chart in (
+            (".md-content", "Chutes and Ladders (Milton Bradley, 1943)", "/boards/classic/", "#chart-board"),
+            (".md-nav--primary", "Compare boards", "/compare/", "#chart-compare-length"),
+            (".md-nav--primary", "A UK Snakes and Ladders board, passing 100 wins", "/boards/uk/", "#chart-board")):
         page.locator(where).get_by_role("link", name=link).first.click()
         page.wait_for_url(server + path)
-        page.wait_for_selector(".chutes-chart", state="attached")  # the address changes before the content
+        # the address changes before the content: wait for a chart that the page before did not have
+        page.wait_for_selector(chart, state="attached")
         page.wait_for_function(ALL_RENDERED, timeout=20_000)
         assert page.evaluate("window.__sameDocument === true"), "navigation reloaded the page instead of swapping it"
         assert page.locator(".chutes-chart svg.main-svg").count() >= 2
