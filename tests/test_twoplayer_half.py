@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 
@@ -160,8 +159,7 @@ def test_denominator_is_the_stein_determinant_or_its_reduced_form(seed: int):
 def test_a_large_scale_takes_the_reduced_denominator():
     """A six rolling again on the classic board: the turn chain's scale has 49 bits, so the Stein bound needs
     about 300,000 bits of primes; P's content leaves about 19,000, and the chance is the full-degree method's."""
-    c = turn_chain(board_from_mapping({**tomllib.loads((REPOSITORY / "site_src" / "boards" / "classic.toml")
-                                                       .read_text()), "roll_again_on": 6}, "classic"))
+    c = turn_chain(load_board(REPOSITORY / "site_src" / "boards" / "classic-roll-again.toml"))
     gamma, m = _half_parts(c)
     k = len(m) - 1
     setup = twoplayer._HalfSetup(c, m, gamma, gamma)
