@@ -169,6 +169,34 @@ def test_odd_addresses_are_read_as_the_page_reads_them(js: Watched, search: str,
     assert call(js, "ChutesDesign.address.parse(a0)", search) == expected
 
 
+INVALID = [  # (address, the board file the same design is): one of each kind of problem
+    ("?squares=30&die=6&jumps=3-10,10-20", dict(squares=30, die=6, ladders=((3, 10), (10, 20)))),
+    ("?squares=30&die=6&jumps=3-10,3-1", dict(squares=30, die=6, ladders=((3, 10),), chutes=((3, 1),))),
+    ("?squares=30&die=6&jumps=3-31,40-2,7-7", dict(squares=30, die=6, ladders=((3, 31),), chutes=((40, 2), (7, 7)))),
+    ("?squares=20&die=2&jumps=10-20,18-12,19-12", dict(squares=20, die=2, ladders=((10, 20),),
+                                                       chutes=((18, 12), (19, 12)))),
+    ("?squares=20&die=2&overshoot=bounce&jumps=15-3,16-3,18-17,19-17",
+     dict(squares=20, die=2, overshoot="bounce", chutes=((15, 3), (16, 3), (18, 17), (19, 17)))),
+    ("?squares=12&die=14&overshoot=bounce&roll_again_on=15&start=12",
+     dict(squares=12, die=14, overshoot="bounce", roll_again_on=15, start=12)),
+    ("?squares=30&die=1&roll_again_on=1&start=4&jumps=4-9", dict(squares=30, die=1, roll_again_on=1, start=4,
+                                                                   ladders=((4, 9),))),
+]
+
+
+
+
+@pytest.mark.parametrize("search, fields", INVALID)
+def test_an_invalid_address_is_named_as_the_program_names_its_board(js: Watched, search: str,
+                                                                    fields: dict[str, Any]) -> None:
+    """What the design page says about an address (the address read, then its design checked, as the page does)
+    is what the board file reader says about the same board."""
+    read = call(js, "ChutesDesign.address.parse(a0)", search)
+    assert read["problems"] == []
+    problems = call(js, "ChutesDesign.edits.check(a0).problems", read["design"])
+    assert problems and problems == board_problems(Board.unchecked(title="x", **fields))
+
+
 def test_an_address_is_written_in_a_fixed_form(js: Watched) -> None:
     d = {"title": "My board", "squares": "50", "die": "6", "overshoot": "pass", "start": "0", "roll_again_on": "6",
          "jumps": [[2, 22], [25, 4]], **NO_HOUSE_RULES}

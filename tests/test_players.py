@@ -88,16 +88,10 @@ def test_one_player_rounds_are_the_expected_turns() -> None:
 
 
 def _simulated_winners(b, squares: list[int], games: int, seed: int) -> tuple[np.ndarray, float]:
+    """Each seat's share of simulated games won, and the average number of rounds: a seat wins when it finishes in
+    fewer turns than every seat before it and in no more than every seat after it, the first seat of the fewest."""
     lengths = np.stack([game_lengths(b.variant(start=sq), games, seed + n) for n, sq in enumerate(squares)])
-    wins = np.zeros(len(squares))
-    for i in range(len(squares)):
-        ok = np.ones(games, dtype=bool)
-        for j in range(len(squares)):
-            if j < i:
-                ok &= lengths[i] < lengths[j]
-            elif j > i:
-                ok &= lengths[i] <= lengths[j]
-        wins[i] = ok.mean()
+    wins = np.bincount(lengths.argmin(axis=0), minlength=len(squares)) / games
     return wins, float(lengths.min(axis=0).mean())
 
 
@@ -251,7 +245,8 @@ def _same(a: Race, b: Race) -> None:
         assert x.json() == y.json()
 
 
-@pytest.mark.parametrize("slug, square", [("classic", 0), ("classic", 40), ("noordenbos", 0), ("tiny", 0)])
+@pytest.mark.parametrize("slug, square", [("classic", 0), ("classic", 40), ("tiny", 0),
+                                          pytest.param("noordenbos", 0, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("per_entry", [0, 10**9])
 def test_races_together_agree_with_the_vector_iteration(slug: str, square: int, per_entry: int,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
