@@ -36,6 +36,9 @@ SCHEMA_VERSION = 11
 """The version of the record's layout and meaning; CHANGELOG.md records each change."""
 
 
+_TEN, _TEN_40 = gmpy2.mpz(10), gmpy2.mpz(10) ** 40
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -60,22 +63,21 @@ class Exact(_Model):
 
     @model_validator(mode="after")
     def _reduced_and_consistent(self) -> Exact:
-        """In integers (GMP): numbers of 175,000 digits are read and checked in milliseconds."""
+        """In integers (GMP): numbers of 175,000 digits are read and checked in milliseconds. The decimal is read
+        as digits times a power of ten (a record holds tens of thousands of them: no Decimal object each)."""
+        mantissa, _, power = self.decimal.lower().partition("e")
+        whole, _, fraction = mantissa.partition(".")
         try:
             p, q = gmpy2.mpz(self.numerator), gmpy2.mpz(self.denominator)
-            sign, digits, exponent = Decimal(self.decimal).as_tuple()
-        except (ValueError, InvalidOperation):
+            shown, exponent = gmpy2.mpz(whole + fraction), int(power or 0) - len(fraction)
+        except ValueError:
             raise ValueError("numerator, denominator and decimal must be numbers") from None
         if q <= 0 or gmpy2.gcd(p, q) != 1:
             raise ValueError(f"{self.numerator[:20]}/{self.denominator[:20]} is not a reduced fraction")
-        if not isinstance(exponent, int):
-            raise ValueError(f"decimal {self.decimal[:20]} is not a number")
-        shown = gmpy2.mpz("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-        scale = gmpy2.mpz(10) ** max(-exponent, 0)
-        shown *= gmpy2.mpz(10) ** max(exponent, 0)
-        unit = gmpy2.mpz(10) ** max(exponent, 0)
+        scale, unit = _TEN ** max(-exponent, 0), _TEN ** max(exponent, 0)
+        shown *= unit
         # |shown/scale − p/q| ≤ one unit in the last printed place + 10^-40, multiplied by q·scale·10^40
-        if abs(shown * q - p * scale) * 10**40 > q * unit * 10**40 + q * scale:
+        if abs(shown * q - p * scale) * _TEN_40 > q * unit * _TEN_40 + q * scale:
             raise ValueError(f"decimal {self.decimal[:20]} does not match the fraction")
         return self
 
