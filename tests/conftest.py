@@ -18,10 +18,10 @@ from helpers import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     REPOSITORY,
+    SITE_GROUP,
     QuietHandler,
     SiteHandler,
     Watched,
-    board,
     browser_group,
     bundled_boards,
     chain,
@@ -120,18 +120,11 @@ def built_site_address(built_site: Path, shared_tmp: Path) -> str:
 
 @pytest.fixture(scope="session")
 def bundled_records(bundled_project) -> list[dict]:
-    """The cached result records of the bundled boards (computed, or checked in the cache, once)."""
-    from chutes.compute.stage import cached_record
-    from chutes.compute.store.results import ResultCache
-
-    project, _ = bundled_project
-    cache = ResultCache(project.cache_dir)
-    records = []
-    for slug in BUNDLED:
-        record, problem = cached_record(cache, board(slug))
-        assert record is not None, problem
-        records.append(record)
-    return records
+    """The cached result records of the bundled boards, in the order of BUNDLED, as JSON (the compute stage that
+    made or found them checked each one: `bundled_project`)."""
+    _, record_files = bundled_project
+    records = {r["slug"]: r for r in (json.loads(path.read_bytes()) for path in record_files)}
+    return [records[slug] for slug in BUNDLED]
 
 
 @pytest.fixture(scope="session")
@@ -140,14 +133,17 @@ def bundled_models(bundled_records: list[dict]) -> list[BoardRecord]:
     return [BoardRecord.model_validate(r) for r in bundled_records]
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups into the tests' ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) each module's browser tests go to one
-    worker (`browser_group`). The `slow` tests (the long checks: a property on many more random boards than the
-    normal run's sample, the exact cross-checks of the bundled boards that take longest) run only when `-m`
-    names them: `pytest -m slow`."""
+    """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) the browser tests of the bundled site go
+    to one worker (`SITE_GROUP`), each other module's browser tests to one worker (`browser_group`). The `slow`
+    tests (the long checks: a property on many more random boards than the normal run's sample, the exact
+    cross-checks of the bundled boards that take longest, the walk over the board pages the normal run leaves
+    out) run only when `-m` names them: `pytest -m slow`."""
     for item in items:
         if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(browser_group(item.module.__name__)))
+            group = SITE_GROUP if "built_site" in item.fixturenames else browser_group(item.module.__name__)
+            item.add_marker(pytest.mark.xdist_group(group))
     if "slow" not in (config.option.markexpr or ""):
         slow = [item for item in items if item.get_closest_marker("slow")]
         if slow:

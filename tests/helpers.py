@@ -109,8 +109,14 @@ class SiteHandler(QuietHandler):
 
 def browser_group(module: str) -> str:
     """The pytest-xdist group of a module's browser tests: a module's run on one worker, so that the modules
-    share the cores (a worker builds the served site once and starts Chromium once, for all its modules)."""
+    share the cores (a worker starts Chromium once, for all its modules)."""
     return f"browser-{module}"
+
+
+SITE_GROUP = "browser-built-site"
+"""The pytest-xdist group of the browser tests of the bundled site (`built_site`), whatever their module: the
+worker that runs them builds the site, while the other runs tests that need no site (two workers that both began
+with such tests would both wait for its build)."""
 
 
 CHROMIUM = os.environ.get("CHUTES_CHROMIUM", "/usr/bin/chromium")

@@ -33,6 +33,7 @@ def _every_worker_ran_more(before: list[int], after: list[int]) -> bool:
 
 @pytest.mark.parametrize("slug, method", [("classic", first_player_wins), ("tiny", first_of_three_wins)],
                          ids=["two players", "three players"])
+@pytest.mark.xdist_group("cluster")  # on one worker, which starts the cluster once
 def test_the_exact_chances_on_a_cluster_are_the_local_fractions(cluster, slug: str, method) -> None:
     c = chain(slug)
     before = _executed(cluster)
@@ -42,6 +43,7 @@ def test_the_exact_chances_on_a_cluster_are_the_local_fractions(cluster, slug: s
     assert remote == method(c, parallel=False)
 
 
+@pytest.mark.xdist_group("cluster")
 def test_solve_with_a_scheduler_prints_the_same(cluster) -> None:
     address = cluster.scheduler_address
     for args in (["solve", "classic", "--json"], ["solve", "tiny", "--players", "3", "--exact", "--json"]):
@@ -52,6 +54,7 @@ def test_solve_with_a_scheduler_prints_the_same(cluster) -> None:
         assert remote.stdout == chutes(*args).stdout
 
 
+@pytest.mark.xdist_group("cluster")
 def test_compute_with_a_scheduler_stores_the_same_records(cluster, tmp_path) -> None:
     records = {}
     for name, extra in (("cluster", ["--scheduler", cluster.scheduler_address]), ("here", [])):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import BUNDLED, Watched, board, browser_group
+from helpers import BUNDLED, SITE_GROUP, Watched, board
 from playwright.sync_api import Browser, Page
 from pydantic import ValidationError
 
@@ -112,7 +112,7 @@ def test_the_scripts_constants_are_the_python_sides() -> None:
         [figures.grid_columns(n) for n in range(1, MAX_SQUARES + 1)]
 
 
-@pytest.mark.xdist_group(browser_group(__name__))  # beside this module's browser tests
+@pytest.mark.xdist_group(SITE_GROUP)  # beside the browser tests of the built site
 def test_the_built_site_carries_the_constants(built_site: Path) -> None:
     text = (built_site / "assets" / "javascripts" / "constants.js").read_text()
     assert text == constants_script()
@@ -121,7 +121,7 @@ def test_the_built_site_carries_the_constants(built_site: Path) -> None:
     assert [int(k) for k in re.findall(r'data-result="over-(\d+)"', html)] == list(WITHIN)
 
 
-@pytest.mark.xdist_group(browser_group(__name__))  # beside this module's browser tests
+@pytest.mark.xdist_group(SITE_GROUP)  # beside the browser tests of the built site
 def test_the_design_page_is_built_with_the_listed_boards_and_in_the_menu(built_site: Path,
                                                                          bundled_records: list[dict]) -> None:
     html = (built_site / "design" / "index.html").read_text()

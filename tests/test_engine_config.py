@@ -32,6 +32,7 @@ def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
             for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.xdist_group("engine-config")  # on one worker, which builds the project once
 def test_the_engine_configuration_is_complete_and_its_navigation_comes_from_the_records(built: Project) -> None:
     config = yaml.load(built.build_area.config_file.read_text(), Loader=yaml.Loader)  # noqa: S506 (our own file)
     here = built.build_area.config_file.parent
@@ -48,6 +49,7 @@ def test_the_engine_configuration_is_complete_and_its_navigation_comes_from_the_
     assert fence.__name__ == "block", "a !!python/name tag is written back as a tag"
 
 
+@pytest.mark.xdist_group("engine-config")
 def test_plain_mkdocs_builds_the_written_configuration_with_no_help_from_chutes(built: Project, tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(built.build_area.config_file),
                           "--site-dir", str(tmp_path / "site")], capture_output=True, text=True, timeout=300,
@@ -57,6 +59,7 @@ def test_plain_mkdocs_builds_the_written_configuration_with_no_help_from_chutes(
     assert (tmp_path / "site" / page).read_text() == (built.site_dir / page).read_text()
 
 
+@pytest.mark.xdist_group("engine-config")
 @pytest.mark.parametrize("command", [["build"], ["build", "--clean"], ["serve", "--dev-addr", "127.0.0.1:0"]])
 def test_plain_mkdocs_in_a_project_stops_with_one_line_and_leaves_the_site_alone(built: Project,
                                                                                    command: list[str]) -> None:

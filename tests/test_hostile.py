@@ -53,6 +53,7 @@ def _text(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
+@pytest.mark.xdist_group("hostile-site")  # on one worker, which builds the hostile site once
 def test_board_text_is_shown_as_typed_and_never_runs(hostile_site: Path) -> None:
     evil = (hostile_site / "boards" / "evil" / "index.html").read_text()
     tiny = (hostile_site / "boards" / "tiny" / "index.html").read_text()
@@ -67,6 +68,7 @@ def test_board_text_is_shown_as_typed_and_never_runs(hostile_site: Path) -> None
     assert " ".join(HOSTILE_SOURCE.split()) in _text(evil), "the source is shown as typed"
 
 
+@pytest.mark.xdist_group("hostile-site")
 def test_board_text_breaks_no_table_and_no_chart(hostile_site: Path) -> None:
     home = (hostile_site / "index.html").read_text()
     table = re.search(r"<table>.*?</table>", home, re.S).group(0)

@@ -48,6 +48,7 @@ def test_there_are_at_least_25_kinds_of_bad_board() -> None:
     assert len(BAD_FILES) >= 25
 
 
+@pytest.mark.xdist_group("robustness-built")  # on one worker, which builds the project once
 @pytest.mark.parametrize(("name", "data", "expected"), BAD_FILES, ids=[n for n, _, _ in BAD_FILES])
 def test_a_bad_board_among_good_ones_stops_the_build_cleanly(built: dict[str, Path], capsys, name: str,
                                                              data: bytes, expected: str) -> None:
@@ -64,6 +65,7 @@ def test_a_bad_board_among_good_ones_stops_the_build_cleanly(built: dict[str, Pa
     assert _snapshot(built["cache"]) == cache and _snapshot(built["site"]) == site
 
 
+@pytest.mark.xdist_group("robustness-built")
 def test_every_bad_board_is_named_at_once_and_nothing_changes(built: dict[str, Path], capsys) -> None:
     """All the kinds of bad board in one folder beside a good one: a line for each file, in one run."""
     cache, site = _snapshot(built["cache"]), _snapshot(built["site"])
@@ -89,6 +91,7 @@ def _chutes(*args: str, **kw) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("name, data", [("garbage.toml", b"\x00\xff\xfe" * 50), ("syntax.toml", b"title = [\n"),
                                         ("huge.toml", b'title="x"\nsquares=100000\ndie=6\nsource="s"\n')])
+@pytest.mark.xdist_group("robustness-built")
 def test_no_traceback_from_a_real_process(built: dict[str, Path], name: str, data: bytes) -> None:
     bad = built["boards"] / name
     bad.write_bytes(data)
