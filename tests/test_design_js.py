@@ -184,8 +184,6 @@ INVALID = [  # (address, the board file the same design is): one of each kind of
 ]
 
 
-
-
 @pytest.mark.parametrize("search, fields", INVALID)
 def test_an_invalid_address_is_named_as_the_program_names_its_board(js: Watched, search: str,
                                                                     fields: dict[str, Any]) -> None:
