@@ -143,6 +143,11 @@ def headlines(record: BoardRecord) -> list[tuple[str, str]]:
 
 def board_figures(page: BoardPage) -> dict[str, str]:
     """Every chart of a board page, as JSON text keyed by chart name."""
+    return {name: figures.to_json(fig) for name, fig in chart_figures(page).items()}
+
+
+def chart_figures(page: BoardPage) -> dict[str, figures.Figure]:
+    """Every chart of a board page, keyed by chart name."""
     r = page.record
     board = r.results.board
     series = r.series
@@ -173,4 +178,4 @@ def board_figures(page: BoardPage) -> dict[str, str]:
             "start": figures.start_figure(board, x.start),
             "add-jump": figures.jump_heatmap(board, x.add_jump),
         })
-    return {name: figures.to_json(fig) for name, fig in figs.items()}
+    return figs

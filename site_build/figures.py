@@ -11,12 +11,12 @@ import io
 import json
 import re
 from html import escape
+from importlib.resources import files
 from math import hypot, isqrt
 from typing import TYPE_CHECKING, Any
 
-import plotly.graph_objects as go
 from PIL import Image, ImageDraw, ImageFont
-from plotly.colors import sequential
+from plotly.colors import diverging, sequential
 
 from .words import MARKDOWN_SPECIALS
 
@@ -39,6 +39,8 @@ PLAIN = ("#dbe9f4", "#f4ead6")
 """The squares of a board drawn without values, alternating like a printed board's."""
 CIVIDIS = [[i / (len(sequential.Cividis) - 1), colour] for i, colour in enumerate(sequential.Cividis)]
 """The cividis scale as Plotly has it ("Cividis"): the board pages' heat maps and the design page's squares."""
+PUOR = [[i / (len(diverging.PuOr) - 1), colour] for i, colour in enumerate(diverging.PuOr)]
+"""Plotly's purple–orange diverging scale ("PuOr"): the added-jump map, where the sign of a change matters."""
 CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"],
           # nothing leaves the site: no "share" (cloud) button, and no Chart Studio link (a plotly.js 2.x name,
           # ignored by 3.x and later); plotlyServerURL stays unset
@@ -47,10 +49,24 @@ CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["
           "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
-def to_json(fig: go.Figure) -> str:
-    """Compact JSON of a figure, safe to place as text inside an HTML element."""
-    data = fig.to_plotly_json()
-    return safe_json({"data": data["data"], "layout": data["layout"], "config": CONFIG})
+Trace = dict[str, Any]
+Figure = dict[str, Any]
+"""A figure as plotly.js reads it: {"data": [trace, ...], "layout": {...}}. Built as plain data (the build
+writes hundreds of them; tests/test_figures.py checks that plotly's own figure objects accept each one
+unchanged)."""
+
+
+def _trace(kind: str, **properties: Any) -> Trace:
+    return {"type": kind, **properties}
+
+
+def _figure(traces: list[Trace], layout: dict[str, Any]) -> Figure:
+    return {"data": traces, "layout": layout}
+
+
+def to_json(fig: Figure) -> str:
+    """Compact JSON of a figure with the charts' configuration, safe to place as text inside an HTML element."""
+    return safe_json({**fig, "config": CONFIG})
 
 
 JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -65,8 +81,13 @@ def safe_json(obj: Any) -> str:
     return JSON_STRING.sub(lambda m: m.group(0).replace("\\\\", "\\u005c").translate(INERT), text)
 
 
+PLOTLY_TEMPLATE = json.loads((files("plotly") / "package_data" / "templates" / "plotly.json").read_text())
+"""Plotly's default look (its "plotly" template), which every chart of the board, comparison and house-rules
+pages carries; the page script then sets the colours of the background, text and grid from the reader's palette."""
+
+
 def _layout(**extra: Any) -> dict[str, Any]:
-    base = {"template": {}, "margin": {"l": 60, "r": 20, "t": 30, "b": 50}, "hovermode": "closest",
+    base = {"template": PLOTLY_TEMPLATE, "margin": {"l": 60, "r": 20, "t": 30, "b": 50}, "hovermode": "closest",
             "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0}, "autosize": True}
     base.update(extra)
     return base
@@ -89,7 +110,7 @@ def cell(square: int, width: int) -> tuple[int, int]:
     return (width - 1 - col if row % 2 else col), row
 
 
-def _jump_lines(board: BoardDefinition, width: int, opacity: float = 1.0) -> list[go.Scatter]:
+def _jump_lines(board: BoardDefinition, width: int, opacity: float = 1.0) -> list[Trace]:
     traces = []
     for pairs, colour, name in ((board.ladders, LADDER, "Ladder (up)"), (board.chutes, CHUTE, "Chute (down)")):
         xs: list[float | None] = []
@@ -101,9 +122,9 @@ def _jump_lines(board: BoardDefinition, width: int, opacity: float = 1.0) -> lis
             ys += [y0, y1, None]
             label = f"{name.split()[0]} from {a} to {b}"
             texts += [label, label, None]
-        traces.append(go.Scatter(x=xs, y=ys, mode="lines+markers", name=name, text=texts, hoverinfo="text",
-                                 line={"color": colour, "width": 4}, opacity=opacity,
-                                 marker={"symbol": "arrow", "angleref": "previous", "size": 14, "color": colour}))
+        traces.append(_trace("scatter", x=xs, y=ys, mode="lines+markers", name=name, text=texts, hoverinfo="text",
+                             line={"color": colour, "width": 4}, opacity=opacity,
+                             marker={"symbol": "arrow", "angleref": "previous", "size": 14, "color": colour}))
     return traces
 
 
@@ -139,31 +160,30 @@ def square_names(board: BoardDefinition) -> list[str]:
     return names
 
 
-def board_figure(board: BoardDefinition) -> go.Figure:
+def board_figure(board: BoardDefinition) -> Figure:
     """The board drawn from its definition: numbered zig-zag squares, ladders and chutes as arrows."""
     width = grid_columns(board.squares)
     rows = -(-board.squares // width)
     names = square_names(board)
     pattern = [None] + [((cell(q, width)[0] + cell(q, width)[1]) % 2) * 1.0 for q in range(1, board.squares + 1)]
     z, numbers, hover = _square_grid(board, pattern, names)
-    cells = go.Heatmap(z=z, customdata=hover, hovertemplate="%{customdata}<extra></extra>", showscale=False,
-                       xgap=2, ygap=2, name="squares", colorscale=[[0, PLAIN[0]], [1, PLAIN[1]]], zmin=0, zmax=1)
-    fig = go.Figure([cells, *_jump_lines(board, width), square_numbers(board, width)])
-    fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
-    return fig
+    cells = _trace("heatmap", z=z, customdata=hover, hovertemplate="%{customdata}<extra></extra>", showscale=False,
+                   xgap=2, ygap=2, name="squares", colorscale=[[0, PLAIN[0]], [1, PLAIN[1]]], zmin=0, zmax=1)
+    return _figure([cells, *_jump_lines(board, width), square_numbers(board, width)],
+                   _layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
 
 
-def square_numbers(board: BoardDefinition, width: int) -> go.Scatter:
+def square_numbers(board: BoardDefinition, width: int) -> Trace:
     """The square numbers as a text layer drawn last, so that no ladder or chute arrow hides them."""
     squares = range(1, board.squares + 1)
     places = [cell(q, width) for q in squares]
-    return go.Scatter(x=[c for c, _ in places], y=[r for _, r in places], text=[str(q) for q in squares],
-                      mode="text", textfont={"color": "#222", "size": 12}, hoverinfo="skip", showlegend=False,
-                      name="square numbers")
+    return _trace("scatter", x=[c for c, _ in places], y=[r for _, r in places], text=[str(q) for q in squares],
+                  mode="text", textfont={"color": "#222", "size": 12}, hoverinfo="skip", showlegend=False,
+                  name="square numbers")
 
 
 def board_heatmap(board: BoardDefinition, values: list[float | None], what: str, unit: str,
-                  colorbar: str) -> go.Figure:
+                  colorbar: str) -> Figure:
     """A value per square shown on the board (blank where no turn starts), jumps drawn faintly on top.
 
     The hover text is the square's name and its value, with the unit written once in the template rather
@@ -171,18 +191,17 @@ def board_heatmap(board: BoardDefinition, values: list[float | None], what: str,
     width = grid_columns(board.squares)
     rows = -(-board.squares // width)
     z, numbers, hover = _square_grid(board, values, square_names(board))
-    heat = go.Heatmap(z=z, text=numbers, customdata=hover, texttemplate="%{text}", hoverongaps=False,
-                      hovertemplate=f"%{{customdata}}: %{{z:.2f}} {unit}<extra></extra>", colorscale=CIVIDIS,
-                      xgap=2, ygap=2, colorbar={"title": {"text": colorbar, "side": "right"}}, name=what)
-    fig = go.Figure([heat, *_jump_lines(board, width, opacity=0.45)])
-    fig.update_layout(_layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
-    return fig
+    heat = _trace("heatmap", z=z, text=numbers, customdata=hover, texttemplate="%{text}", hoverongaps=False,
+                  hovertemplate=f"%{{customdata}}: %{{z:.2f}} {unit}<extra></extra>", colorscale=CIVIDIS,
+                  xgap=2, ygap=2, colorbar={"title": {"text": colorbar, "side": "right"}}, name=what)
+    return _figure([heat, *_jump_lines(board, width, opacity=0.45)],
+                   _layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
 
 
 ALIVE_FEET = [[0, "#fbeef5"], [1, OKABE_ITO[4]]]
 
 
-def alive_figure(board: BoardDefinition, positions: PositionSeries) -> go.Figure:
+def alive_figure(board: BoardDefinition, positions: PositionSeries) -> Figure:
     """Where the token is after n turns, drawn as before turn 1 (alive.js shows the turn chosen with its slider):
     the board as a heat map of the chance of being on each square (blank where it is nil), the feet of chutes
     and ladders in a colour scale of their own for the rolls landing there during the turn, the share of games
@@ -198,31 +217,30 @@ def alive_figure(board: BoardDefinition, positions: PositionSeries) -> go.Figure
     z, numbers, hover = _square_grid(board, values, square_names(board))
     text = [[label if value is not None else "" for label, value in zip(*line)] for line in zip(numbers, z)]
     bar = {"thickness": 18, "x": 1.02, "xanchor": "left", "yanchor": "top", "tickformat": ".2~%"}
-    heat = go.Heatmap(z=z, text=text, customdata=hover, texttemplate="%{text}", uid="squares",
-                      hovertemplate="%{customdata}<extra></extra>", colorscale=CIVIDIS, xgap=2, ygap=2,
-                      zmin=0, zmax=1, name="chance the token is here", textfont={"size": 12},
-                      colorbar={**bar, "y": 1, "len": 0.55 if feet else 1,
-                                "title": {"text": "chance the token is here", "side": "right"}})
+    heat = _trace("heatmap", z=z, text=text, customdata=hover, texttemplate="%{text}", uid="squares",
+                  hovertemplate="%{customdata}<extra></extra>", colorscale=CIVIDIS, xgap=2, ygap=2,
+                  zmin=0, zmax=1, name="chance the token is here", textfont={"size": 12},
+                  colorbar={**bar, "y": 1, "len": 0.55 if feet else 1,
+                            "title": {"text": "chance the token is here", "side": "right"}})
     traces: list[Any] = [heat]
     if feet:
         landed = [(first[q] or None) if q in feet else None for q in range(last + 1)]
         under, _, _ = _square_grid(board, landed, [""] * (last + 1))
-        traces.insert(0, go.Heatmap(z=under, text=[[""] * width for _ in range(rows)], texttemplate="%{text}",
-                                    uid="feet", name="rolls landing on a jump's foot", hoverinfo="skip",
-                                    colorscale=ALIVE_FEET, xgap=2, ygap=2, zmin=0, zmax=1, textfont={"size": 12},
-                                    colorbar={**bar, "y": 0.4, "len": 0.4, "tickformat": ".3~f",
-                                              "title": {"text": "landings on a foot", "side": "right"}}))
+        traces.insert(0, _trace("heatmap", z=under, text=[[""] * width for _ in range(rows)], texttemplate="%{text}",
+                                uid="feet", name="rolls landing on a jump's foot", hoverinfo="skip",
+                                colorscale=ALIVE_FEET, xgap=2, ygap=2, zmin=0, zmax=1, textfont={"size": 12},
+                                colorbar={**bar, "y": 0.4, "len": 0.4, "tickformat": ".3~f",
+                                          "title": {"text": "landings on a foot", "side": "right"}}))
     at = [cell(q, width) for q in range(1, last + 1)]
     blank = [str(q) if values[q] is None else "" for q in range(1, last + 1)]
-    traces.append(go.Scatter(x=[c for c, _ in at], y=[r for _, r in at], customdata=list(range(1, last + 1)),
-                             text=blank, mode="text", uid="labels", textfont={"size": 12}, hoverinfo="skip",
-                             showlegend=False, name="squares"))
-    fig = go.Figure([*traces, *_jump_lines(board, width, opacity=0.45)])
-    fig.update_layout(_layout(**_board_axes(width, rows), height=600, margin={"l": 10, "r": 10, "t": 70, "b": 10},
-                              title={"text": "Before the first turn", "x": 0.01, "xanchor": "left", "y": 0.995,
-                                     "yanchor": "top", "font": {"size": 15}},
-                              legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}))
-    return fig
+    traces.append(_trace("scatter", x=[c for c, _ in at], y=[r for _, r in at], customdata=list(range(1, last + 1)),
+                         text=blank, mode="text", uid="labels", textfont={"size": 12}, hoverinfo="skip",
+                         showlegend=False, name="squares"))
+    return _figure([*traces, *_jump_lines(board, width, opacity=0.45)],
+                   _layout(**_board_axes(width, rows), height=600, margin={"l": 10, "r": 10, "t": 70, "b": 10},
+                           title={"text": "Before the first turn", "x": 0.01, "xanchor": "left", "y": 0.995,
+                                  "yanchor": "top", "font": {"size": 15}},
+                           legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}))
 
 
 def alive_data(positions: PositionSeries) -> dict[str, Any]:
@@ -236,24 +254,23 @@ def alive_data(positions: PositionSeries) -> dict[str, Any]:
 # --- game length ----------------------------------------------------------------------------------------
 
 
-def length_figure(series: LengthSeries, cumulative: bool) -> go.Figure:
+def length_figure(series: LengthSeries, cumulative: bool) -> Figure:
     """Exact chance that a one-player game lasts k turns (or at most k), with the simulated shares on top."""
     exact = series.cumulative if cumulative else series.probability
     simulated = series.simulated_cumulative if cumulative else series.simulated
     what = "Game over within %{x} turns" if cumulative else "Game over on turn %{x}"
     games = f"{series.simulated_games:,}"
-    fig = go.Figure([
-        go.Scatter(x=series.turns, y=simulated, mode="markers", name=f"Simulated ({games} games)",
-                   marker={"color": SIMULATED, "size": 5, "symbol": "circle-open"}, hoverinfo="skip"),
-        go.Scatter(x=series.turns, y=exact, mode="lines", name="Exact", line={"color": EXACT, "width": 3},
-                   customdata=simulated,
-                   hovertemplate=what + ": %{y:.4%} exactly<br>simulated: %{customdata:.4%}<extra></extra>"),
-    ])
-    fig.update_layout(_layout(height=420, xaxis={"title": {"text": "turns in the game"},
-                                                 "range": [0, _shown_turns(series)]},
-                              yaxis={"title": {"text": "share of games"}, "tickformat": ".1%" if cumulative
-                                     else ".2%", "rangemode": "tozero"}))
-    return fig
+    traces = [
+        _trace("scatter", x=series.turns, y=simulated, mode="markers", name=f"Simulated ({games} games)",
+               marker={"color": SIMULATED, "size": 5, "symbol": "circle-open"}, hoverinfo="skip"),
+        _trace("scatter", x=series.turns, y=exact, mode="lines", name="Exact", line={"color": EXACT, "width": 3},
+               customdata=simulated,
+               hovertemplate=what + ": %{y:.4%} exactly<br>simulated: %{customdata:.4%}<extra></extra>"),
+    ]
+    return _figure(traces, _layout(height=420, xaxis={"title": {"text": "turns in the game"},
+                                                      "range": [0, _shown_turns(series)]},
+                                   yaxis={"title": {"text": "share of games"}, "tickformat": ".1%" if cumulative
+                                          else ".2%", "rangemode": "tozero"}))
 
 
 def _shown_turns(series: LengthSeries, share: float = 0.999) -> int:
@@ -261,44 +278,40 @@ def _shown_turns(series: LengthSeries, share: float = 0.999) -> int:
     return next((k for k, c in zip(series.turns, series.cumulative) if c >= share), series.turns[-1])
 
 
-def overlay_figure(entries: list[tuple[str, LengthSeries]], cumulative: bool) -> go.Figure:
+def overlay_figure(entries: list[tuple[str, LengthSeries]], cumulative: bool) -> Figure:
     """Several boards' exact game-length curves on one chart."""
-    traces = [go.Scatter(x=s.turns, y=s.cumulative if cumulative else s.probability, mode="lines",
-                         name=escape(" ".join(title.split())),
-                         line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2.5,
-                               "dash": ("solid", "dash", "dot", "dashdot")[i % 4]},
-                         hovertemplate="%{fullData.name}<br>turn %{x}: %{y:.3%}<extra></extra>")
+    traces = [_trace("scatter", x=s.turns, y=s.cumulative if cumulative else s.probability, mode="lines",
+                     name=escape(" ".join(title.split())),
+                     line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2.5,
+                           "dash": ("solid", "dash", "dot", "dashdot")[i % 4]},
+                     hovertemplate="%{fullData.name}<br>turn %{x}: %{y:.3%}<extra></extra>")
               for i, (title, s) in enumerate(entries)]
-    fig = go.Figure(traces)
     longest = max(_shown_turns(s) for _, s in entries)
-    fig.update_layout(_layout(height=560, xaxis={"title": {"text": "turns in the game"}, "range": [0, longest]},
-                              yaxis={"title": {"text": "share of games"}, "tickformat": ".1%" if cumulative
-                                     else ".2%", "rangemode": "tozero"},
-                              legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}))
-    return fig
+    return _figure(traces,
+                   _layout(height=560, xaxis={"title": {"text": "turns in the game"}, "range": [0, longest]},
+                           yaxis={"title": {"text": "share of games"}, "tickformat": ".1%" if cumulative
+                                  else ".2%", "rangemode": "tozero"},
+                           legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}))
 
 
 # --- two players ----------------------------------------------------------------------------------------
 
 
-def bounds_figure(series: BoundSeries, exact_value: float) -> go.Figure:
+def bounds_figure(series: BoundSeries, exact_value: float) -> Figure:
     """The gap between the lower and upper bounds after n turns, on a log scale."""
-    fig = go.Figure([
-        go.Scatter(x=series.turns, y=series.gap, mode="lines", name="upper − lower",
-                   line={"color": EXACT, "width": 3},
-                   customdata=list(zip(series.lower, series.upper)),
-                   hovertemplate="after %{x} turns: between %{customdata[0]:.12f} and %{customdata[1]:.12f}"
-                                 "<br>gap %{y:.2e}<extra></extra>"),
-    ])
-    fig.update_layout(_layout(height=420, showlegend=False,
-                              xaxis={"title": {"text": "turns counted (n)"}},
-                              yaxis={"title": {"text": "upper bound − lower bound"}, "type": "log",
-                                     "exponentformat": "power"},
-                              meta={"exact": exact_value}))
-    return fig
+    gap = _trace("scatter", x=series.turns, y=series.gap, mode="lines", name="upper − lower",
+                 line={"color": EXACT, "width": 3}, customdata=list(zip(series.lower, series.upper)),
+                 hovertemplate="after %{x} turns: between %{customdata[0]:.12f} and %{customdata[1]:.12f}"
+                               "<br>gap %{y:.2e}<extra></extra>")
+    return _figure([gap],
+                   _layout(height=420, showlegend=False,
+                           xaxis={"title": {"text": "turns counted (n)"}},
+                           yaxis={"title": {"text": "upper bound − lower bound"}, "type": "log",
+                                  "exponentformat": "power"},
+                           meta={"exact": exact_value}))
 
 
-def diagonal_figure(series: DiagonalSeries) -> go.Figure:
+def diagonal_figure(series: DiagonalSeries) -> Figure:
     """RobinFiveWords' picture: one square per game length along the diagonal, of side P(T = k)."""
     shapes: list[dict[str, Any]] = [
         {"type": "path", "path": "M 0 0 L 0 1 L 1 1 Z", "fillcolor": EXACT, "opacity": 0.18, "line": {"width": 0},
@@ -313,41 +326,39 @@ def diagonal_figure(series: DiagonalSeries) -> go.Figure:
         xs.append(corner + side / 2)
         ys.append(corner + side / 2)
         texts.append(f"Both players need {k} turns: a square of side P(T = {k}) = {side:.5f}")
-    centres = go.Scatter(x=xs, y=ys, mode="markers", marker={"size": 6, "color": CHUTE, "opacity": 0.0},
-                         text=texts, hovertemplate="%{text}<extra></extra>", name="diagonal squares",
-                         showlegend=False)
-    fig = go.Figure([centres])
+    centres = _trace("scatter", x=xs, y=ys, mode="markers", marker={"size": 6, "color": CHUTE, "opacity": 0.0},
+                     text=texts, hovertemplate="%{text}<extra></extra>", name="diagonal squares",
+                     showlegend=False)
     axis = {"range": [0, 1], "showgrid": False, "zeroline": False, "tickformat": ".0%"}
-    fig.update_layout(_layout(height=520, shapes=shapes,
-                              xaxis={**axis, "title": {"text": "player one's games, shortest first"},
-                                     "constrain": "domain"},
-                              yaxis={**axis, "title": {"text": "player two's games, shortest first"},
-                                     "autorange": "reversed", "scaleanchor": "x", "constrain": "domain"}))
-    return fig
+    return _figure([centres],
+                   _layout(height=520, shapes=shapes,
+                           xaxis={**axis, "title": {"text": "player one's games, shortest first"},
+                                  "constrain": "domain"},
+                           yaxis={**axis, "title": {"text": "player two's games, shortest first"},
+                                  "autorange": "reversed", "scaleanchor": "x", "constrain": "domain"}))
 
 
 # --- experiments ----------------------------------------------------------------------------------------
 
 
-def dice_figure(rows: list[DieRow], turns: bool) -> go.Figure:
+def dice_figure(rows: list[DieRow], turns: bool) -> Figure:
     """Expected turns (`turns`) or the first player's chance against the number of faces (where there is one)."""
     shown = [(r.faces, r.expected_turns if turns else r.first_player_wins) for r in rows]
     faces = [n for n, value in shown if value is not None]
     values = [float(value.decimal) for _, value in shown if value is not None]
-    fig = go.Figure([go.Scatter(
-        x=faces, y=values, mode="lines+markers", name="exact", line={"color": EXACT, "width": 3},
-        marker={"size": 8},
-        hovertemplate=("%{x}-sided die: %{y:.4f} turns on average" if turns
-                       else "%{x}-sided die: first player wins %{y:.4%}") + "<extra></extra>")])
-    fig.update_layout(_layout(height=400, showlegend=False,
-                              xaxis={"title": {"text": "faces on the die"}, "dtick": 1},
-                              yaxis={"title": {"text": "average game (turns)" if turns
-                                               else "first of two players wins"},
-                                     **({} if turns else {"tickformat": ".2%"})}))
-    return fig
+    line = _trace("scatter", x=faces, y=values, mode="lines+markers", name="exact", line={"color": EXACT, "width": 3},
+                  marker={"size": 8},
+                  hovertemplate=("%{x}-sided die: %{y:.4f} turns on average" if turns
+                                 else "%{x}-sided die: first player wins %{y:.4%}") + "<extra></extra>")
+    return _figure([line],
+                   _layout(height=400, showlegend=False,
+                           xaxis={"title": {"text": "faces on the die"}, "dtick": 1},
+                           yaxis={"title": {"text": "average game (turns)" if turns
+                                            else "first of two players wins"},
+                                  **({} if turns else {"tickformat": ".2%"})}))
 
 
-def start_figure(board: BoardDefinition, start: StartSweep) -> go.Figure:
+def start_figure(board: BoardDefinition, start: StartSweep) -> Figure:
     """Expected game length from each starting square, on the board; squares worse than the previous one ringed."""
     values: list[float | None] = [None] * (board.squares + 1)
     for square, value in start.expected_turns_from.items():
@@ -357,18 +368,18 @@ def start_figure(board: BoardDefinition, start: StartSweep) -> go.Figure:
     width = grid_columns(board.squares)
     worse = [q for q in start.worse_than_previous if q >= 1]
     cells = [cell(q, width) for q in worse]
-    fig.add_trace(go.Scatter(x=[c for c, _ in cells], y=[r for _, r in cells], mode="markers",
-                             name="worse than the square before",
-                             marker={"symbol": "square-open", "size": 34, "color": SIMULATED, "line": {"width": 3}},
-                             text=[f"Square {q}: a worse start than the square before it" for q in worse],
-                             hovertemplate="%{text}<extra></extra>"))
+    fig["data"].append(_trace("scatter", x=[c for c, _ in cells], y=[r for _, r in cells], mode="markers",
+                              name="worse than the square before",
+                              marker={"symbol": "square-open", "size": 34, "color": SIMULATED, "line": {"width": 3}},
+                              text=[f"Square {q}: a worse start than the square before it" for q in worse],
+                              hovertemplate="%{text}<extra></extra>"))
     return fig
 
 
 JUMP_COLOUR_LIMIT = 10.0
 
 
-def jump_heatmap(board: BoardDefinition, scan: AddJumpScan) -> go.Figure:
+def jump_heatmap(board: BoardDefinition, scan: AddJumpScan) -> Figure:
     """Change in the average game for each added jump: rows = where it starts, columns = where it ends."""
     n = board.squares + 1
     z: list[list[float | None]] = [[None] * n for _ in range(n)]
@@ -383,60 +394,58 @@ def jump_heatmap(board: BoardDefinition, scan: AddJumpScan) -> go.Figure:
             odd_y.append(row.from_)
             odd_text.append(f"A {row.kind} from {row.from_} to {row.to}: {value:+.3f} turns "
                             f"({'longer' if value > 0 else 'shorter'}, against intuition)")
-    heat = go.Heatmap(z=z, x=list(range(n)), y=list(range(n)), colorscale="PuOr", reversescale=True, zmid=0,
-                      zmin=-JUMP_COLOUR_LIMIT, zmax=JUMP_COLOUR_LIMIT, name="change",
-                      colorbar={"title": {"text": "change in turns", "side": "right"}},
-                      hovertemplate="jump from %{y} to %{x}: %{z:+.3f} turns<extra></extra>")
-    marks = go.Scatter(x=odd_x, y=odd_y, mode="markers", name="against intuition", text=odd_text,
-                       marker={"symbol": "x-thin-open", "size": 5, "color": "#000000", "line": {"width": 1.5}},
-                       hovertemplate="%{text}<extra></extra>")
-    fig = go.Figure([heat, marks])
-    fig.update_layout(_layout(height=640, xaxis={"title": {"text": "jump ends on square"}, "constrain": "domain",
-                                                 "range": [-0.5, n - 0.5]},
-                              yaxis={"title": {"text": "jump starts on square"}, "scaleanchor": "x",
-                                     "constrain": "domain", "range": [-0.5, n - 0.5]}))
-    if not any(row.status == "changed" for row in scan.jumps):
-        fig.add_annotation(text=f"No added jump of length {scan.min_length} or more changes this board's game",
-                           x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False)
-    return fig
+    heat = _trace("heatmap", z=z, x=list(range(n)), y=list(range(n)), colorscale=PUOR, reversescale=True, zmid=0,
+                  zmin=-JUMP_COLOUR_LIMIT, zmax=JUMP_COLOUR_LIMIT, name="change",
+                  colorbar={"title": {"text": "change in turns", "side": "right"}},
+                  hovertemplate="jump from %{y} to %{x}: %{z:+.3f} turns<extra></extra>")
+    marks = _trace("scatter", x=odd_x, y=odd_y, mode="markers", name="against intuition", text=odd_text,
+                   marker={"symbol": "x-thin-open", "size": 5, "color": "#000000", "line": {"width": 1.5}},
+                   hovertemplate="%{text}<extra></extra>")
+    unchanged = not any(row.status == "changed" for row in scan.jumps)
+    note = {"text": f"No added jump of length {scan.min_length} or more changes this board's game",
+            "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper", "showarrow": False}
+    return _figure([heat, marks],
+                   _layout(height=640, xaxis={"title": {"text": "jump ends on square"}, "constrain": "domain",
+                                              "range": [-0.5, n - 0.5]},
+                           yaxis={"title": {"text": "jump starts on square"}, "scaleanchor": "x",
+                                  "constrain": "domain", "range": [-0.5, n - 0.5]},
+                           **({"annotations": [note]} if unchanged else {})))
 
 
 # --- several players -----------------------------------------------------------------------------------
 
 
-def seats_figure(relative: dict[str, list[float]]) -> go.Figure:
+def seats_figure(relative: dict[str, list[float]]) -> Figure:
     """Each seat's chance to win as a multiple of the fair share 1/n, against the number of players n (colour
     and marker repeat every eight seats, the line's dash tells those eight apart)."""
     counts = sorted(int(n) for n in relative)
-    traces = [go.Scatter(x=counts, y=[1.0] * len(counts), mode="lines", name="fair share",
-                         line={"color": "#888888", "dash": "dash"}, hoverinfo="skip")]
+    traces = [_trace("scatter", x=counts, y=[1.0] * len(counts), mode="lines", name="fair share",
+                     line={"color": "#888888", "dash": "dash"}, hoverinfo="skip")]
     for seat in range(1, max(counts) + 1):
         xs = [n for n in counts if n >= seat]
         ys = [relative[str(n)][seat - 1] for n in xs]
-        traces.append(go.Scatter(x=xs, y=ys, mode="lines+markers", name=f"seat {seat}",
-                                 line={"color": OKABE_ITO[(seat - 1) % len(OKABE_ITO)], "width": 2,
-                                       "dash": ("solid", "dash", "dot")[(seat - 1) // 8 % 3]},
-                                 marker={"size": 8, "symbol": ("circle", "square", "diamond", "triangle-up",
-                                                               "cross", "x", "star", "hexagon")[(seat - 1) % 8]},
-                                 hovertemplate=f"seat {seat} of %{{x}}: %{{y:.4f}} × the fair share<extra></extra>"))
-    fig = go.Figure(traces)
-    fig.update_layout(_layout(height=460, xaxis={"title": {"text": "players"}, "dtick": 1},
-                              yaxis={"title": {"text": "chance to win ÷ fair share (1/n)"}}))
-    return fig
+        traces.append(_trace("scatter", x=xs, y=ys, mode="lines+markers", name=f"seat {seat}",
+                             line={"color": OKABE_ITO[(seat - 1) % len(OKABE_ITO)], "width": 2,
+                                   "dash": ("solid", "dash", "dot")[(seat - 1) // 8 % 3]},
+                             marker={"size": 8, "symbol": ("circle", "square", "diamond", "triangle-up",
+                                                           "cross", "x", "star", "hexagon")[(seat - 1) % 8]},
+                             hovertemplate=f"seat {seat} of %{{x}}: %{{y:.4f}} × the fair share<extra></extra>"))
+    return _figure(traces,
+                   _layout(height=460, xaxis={"title": {"text": "players"}, "dtick": 1},
+                           yaxis={"title": {"text": "chance to win ÷ fair share (1/n)"}}))
 
 
-def state_map_figure(state_map: StateMap) -> go.Figure:
+def state_map_figure(state_map: StateMap) -> Figure:
     """P(the player about to move wins) for every pair of squares, two players."""
     squares = state_map.squares
-    heat = go.Heatmap(z=state_map.mover_wins, x=squares, y=squares, colorscale=CIVIDIS, zmin=0, zmax=1,
-                      colorbar={"title": {"text": "mover wins", "side": "right"}, "tickformat": ".0%"},
-                      hovertemplate="player to move on %{y}, other on %{x}: the mover wins %{z:.2%}<extra></extra>")
-    fig = go.Figure([heat])
-    fig.update_layout(_layout(height=620, xaxis={"title": {"text": "the other player's square"},
-                                                 "constrain": "domain"},
-                              yaxis={"title": {"text": "square of the player about to move"}, "scaleanchor": "x",
-                                     "constrain": "domain"}))
-    return fig
+    heat = _trace("heatmap", z=state_map.mover_wins, x=squares, y=squares, colorscale=CIVIDIS, zmin=0, zmax=1,
+                  colorbar={"title": {"text": "mover wins", "side": "right"}, "tickformat": ".0%"},
+                  hovertemplate="player to move on %{y}, other on %{x}: the mover wins %{z:.2%}<extra></extra>")
+    return _figure([heat],
+                   _layout(height=620, xaxis={"title": {"text": "the other player's square"},
+                                              "constrain": "domain"},
+                           yaxis={"title": {"text": "square of the player about to move"}, "scaleanchor": "x",
+                                  "constrain": "domain"}))
 
 
 # --- the share image -----------------------------------------------------------------------------------
@@ -528,5 +537,5 @@ def share_image(board: BoardDefinition, headlines: list[tuple[str, str]]) -> byt
     draw.text((x, SHARE_SIZE[1] - 52), "Chutes and Ladders, exactly", font=_font(22), fill=SHARE_GREY)
     _share_board(draw, board, (690, 60, 1150, 570))
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")  # zlib's default level: optimize=True saves 4% of the bytes at four times the time
     return out.getvalue()

@@ -375,3 +375,18 @@ def test_a_full_state_map_points_to_the_whole_table(bundled_records: list[dict])
     assert "the data page's file has the whole table" in text
     assert "(the full table is in the JSON on the data page)" in text
     assert "evenly spaced" not in text
+
+
+def test_every_chart_is_a_figure_plotly_accepts_unchanged(bundled_models: list[BoardRecord]) -> None:
+    """The figures are written as plain data (the build writes hundreds); plotly's own figure objects check each
+    property name and value and give every figure back as it is: no misspelt property, no value plotly would
+    rewrite (a named colour scale, say)."""
+    import plotly.graph_objects as go
+
+    pages, listed = board_page.board_pages(bundled_models)
+    curves = [(p.title, p.record.series.length) for p in listed]
+    charts = [fig for page in pages for fig in board_page.chart_figures(page).values()]
+    charts += [figures.overlay_figure(curves, cumulative) for cumulative in (False, True)]
+    assert len(charts) > 200
+    for fig in charts:
+        assert json.loads(json.dumps(go.Figure(fig).to_plotly_json())) == json.loads(json.dumps(fig))
