@@ -22,7 +22,7 @@ from .board.file import load_board, scan_board_files
 from .board.model import Board
 from .board.problems import BoardError
 from .record.build import board_experiments, board_record, cache_key, record_seconds
-from .record.schema import check_record, record_problem
+from .record.schema import BoardRecord, checked_record, record_problem
 from .solve.modular import on_cluster
 from .store.results import ResultCache
 from .store.sweep import PartStore, check_cluster, run_pieces, start_workers_early
@@ -32,13 +32,15 @@ from .store.sweep import PartStore, check_cluster, run_pieces, start_workers_ear
 class Outcome:
     """What `update` did for one board: its record file, whether it was computed (else it was up to date),
     the seconds that took, and for a computed board the estimate it started with (`estimate`, seconds:
-    `assemble.record_seconds`)."""
+    `assemble.record_seconds`). A board found up to date comes with its record as the check read it
+    (`record`); a computed record stays in its file (it was written by a worker process)."""
 
     slug: str
     path: Path
     computed: bool
     seconds: float
     estimate: float | None = None
+    record: BoardRecord | None = None
 
 
 OnStart = Callable[[Board, float], None]
@@ -47,18 +49,17 @@ OnDone = Callable[[Outcome], None]
 """Called with each board's `Outcome` as soon as it is known (up to date, or computed and stored)."""
 
 
-def cached_record(cache: ResultCache, board: Board) -> tuple[dict[str, Any] | None, str | None]:
+def cached_record(cache: ResultCache, board: Board) -> tuple[BoardRecord | None, str | None]:
     """The board's cached record and None, or None and why it cannot be used (None, None: not cached yet).
 
-    A record is used only if its file is whole and unaltered and it is plausible (`schema.check_record`)."""
+    A record is used only if its file is whole and unaltered and it is plausible (`schema.checked_record`)."""
     key = cache_key(board)
     path = cache.path(board.slug, key)
-    record, problem = cache.load(board.slug, key)
-    if record is not None:
-        problem = check_record(record)
-        if problem:
-            return None, f"{path}: {problem}"
-    return record, problem
+    stored, problem = cache.load(board.slug, key)
+    if stored is None:
+        return None, problem
+    record, problem = checked_record(stored)
+    return record, None if problem is None else f"{path}: {problem}"
 
 
 def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
@@ -128,8 +129,10 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
         log(f"waiting for another run to finish with {cache.directory}")
         lock.acquire()
     except OSError:
-        if not force and all(cached_record(cache, b)[0] is not None for b in boards):
-            outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0) for b in boards]
+        found = [] if force else [cached_record(cache, b)[0] for b in boards]
+        if not force and all(record is not None for record in found):
+            outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0, record=record)
+                        for b, record in zip(boards, found)]
             if on_done:
                 for outcome in outcomes:
                     on_done(outcome)
@@ -163,8 +166,8 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
         if record is None:
             todo.append(board)
         else:
-            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, record["key"]), False,
-                                           time.perf_counter() - started)
+            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, record.key), False,
+                                           time.perf_counter() - started, record=record)
             if on_done:
                 on_done(outcomes[board.slug])
     estimates = {board.slug: record_seconds(board) for board in todo}

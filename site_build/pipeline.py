@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from filelock import FileLock
 
+from ..compute.record.schema import BoardRecord
 from . import engines
 from .checks import SiteError, site_problems
 from .docs_tree import write_docs
@@ -40,14 +41,13 @@ from .engine_config import (
 )
 from .nav import site_nav
 from .project import SITE_MARKER, Area, Project, ProjectError
-from .records import load_record
 from .render import render_pages
 
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
 MARKER_TEXT = "This folder was made by `chutes build`, which replaces its whole content on every build.\n"
 
-Records = Callable[[Project], list[Path]]
-"""Brings the results cache up to date for a project and returns its record files (the compute stage)."""
+Records = Callable[[Project], list[BoardRecord]]
+"""Brings the results cache up to date for a project and returns its records (the compute stage)."""
 Phase = Callable[[str], AbstractContextManager[object]]
 """Wraps each step of a build ("writing the pages", ...) so that a caller can show what is going on."""
 
@@ -103,14 +103,13 @@ class Staged:
     site_dir: Path
 
 
-def stage(project: Project, record_files: list[Path], area: Area, site_dir: Path, site_url: str,
+def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Path, site_url: str,
           engine: str | None = None) -> Staged:
     """Write everything the engine reads into `area`: the pages, the theme overrides and the configuration
     (touching only files whose content changed, so a live preview reloads once per edit). The site goes to
     `site_dir`, or to the area's own `site/` for an engine that writes only inside its configuration's folder."""
     config = read_config(project.config_file)
     chosen = engine or engine_setting(config, project.config_file)
-    records = [load_record(p) for p in record_files]
     files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root))
     write_docs(files, area.docs_dir)
     write_docs(dict(theme_files(project, config)), area.theme_dir)
@@ -154,8 +153,7 @@ def build_site(project: Project, records: Records, site_url: str | None = None, 
     chosen = chosen_engine(project, engine)
     with FileLock(project.work_dir / "build.lock"):
         _remove_leftovers(site_dir)
-        record_files = records(project)
-        _publish(project, record_files, url, chosen, phase)
+        _publish(project, records(project), url, chosen, phase)
     return site_dir
 
 
@@ -170,7 +168,7 @@ def _remove_leftovers(site_dir: Path) -> None:
             shutil.rmtree(stale, ignore_errors=True)
 
 
-def _publish(project: Project, record_files: list[Path], url: str, engine: str, phase: Phase) -> None:
+def _publish(project: Project, records: list[BoardRecord], url: str, engine: str, phase: Phase) -> None:
     site_dir = project.site_dir
     try:
         staging = Path(tempfile.mkdtemp(prefix=_leftover_name(site_dir, "new-"), dir=site_dir.parent))
@@ -179,7 +177,7 @@ def _publish(project: Project, record_files: list[Path], url: str, engine: str, 
     try:
         (staging / SITE_MARKER).write_text(MARKER_TEXT)
         with phase("writing the pages"):
-            staged = stage(project, record_files, project.build_area, staging, url, engine)
+            staged = stage(project, records, project.build_area, staging, url, engine)
         with phase(f"building the site with {engines.LABELS[staged.engine]}"):
             theme_dirs = engines.build(staged.engine, staged.config_file)
         if staged.site_dir != staging:  # the engine wrote inside the cache folder: the same files, moved

@@ -31,6 +31,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from chutes.compute.record.schema import BoardRecord
 from chutes.compute.solve.chain import TurnChain
+from chutes.compute.store.results import ResultCache
 from chutes.site_build.project import Project
 
 
@@ -87,7 +88,8 @@ def bundled_project(shared_tmp: Path):
                 project.cache_dir.mkdir(parents=True, exist_ok=True)
                 for record in ours.glob("*.json"):
                     shutil.copy(record, project.cache_dir / record.name)
-            done.write_text(json.dumps([str(path) for path in compute_stage(quiet=True)(project)]))
+            cache = ResultCache(project.cache_dir)
+            done.write_text(json.dumps([str(cache.path(r.slug, r.key)) for r in compute_stage(quiet=True)(project)]))
     return project, [Path(path) for path in json.loads(done.read_text())]
 
 
@@ -98,13 +100,14 @@ def built_site(bundled_project, shared_tmp: Path, site_http: ThreadingHTTPServer
     sitemap's address: Material's instant navigation only takes over links listed in sitemap.xml under the
     page's own host and port)."""
     from chutes.site_build.pipeline import build_site
+    from chutes.site_build.records import load_record
 
     project, record_files = bundled_project
     with FileLock(shared_tmp / "site.lock"):
         address = shared_tmp / "site-address.txt"
         if not address.exists():
             url = f"http://127.0.0.1:{site_http.server_address[1]}/"
-            build_site(project, lambda _: record_files, url)
+            build_site(project, lambda _: [load_record(path) for path in record_files], url)
             address.write_text(url)
     site = project.site_dir
     site_http.RequestHandlerClass = functools.partial(type("Site", (SiteHandler,), {"built_for": address.read_text()}),

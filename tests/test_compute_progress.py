@@ -141,10 +141,10 @@ def test_changed_compute_code_misses_the_cache(tmp_path: Path, monkeypatch) -> N
     assert other != code_hash()
     monkeypatch.setattr("chutes.compute.record.build.code_hash", lambda: other)
     monkeypatch.setattr("chutes.compute.experiments.sweeps.code_hash", lambda: other)
-    assert cache_key(board) != record["key"]
+    assert cache_key(board) != record.key
     assert cached_record(cache, board) == (None, None), "changed code: a miss"
     [second] = update([board], cache, log=lambda _: None, progress=False)
     assert second.computed and second.path != first.path and not first.path.exists()
-    assert cached_record(cache, board)[0]["key"] == cache_key(board)
+    assert cached_record(cache, board)[0].key == cache_key(board)
     now = sorted(p.name for p in (cache.directory / "experiments").glob("*.json"))
     assert len(set(now) - set(experiments)) == 2, "the experiment sweeps are keyed by the code too"

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from helpers import chutes, new_project
 
+from chutes.compute.record.schema import BoardRecord
 from chutes.site_build.engine_config import EngineInputs, Tagged, engine_config, read_config, write_config
 from chutes.site_build.project import Project
 
@@ -110,7 +111,7 @@ def test_a_missing_engine_is_named_before_any_board_is_computed(tmp_path: Path, 
     project = new_project(tmp_path / "p")
     monkeypatch.setattr(engines, "find_spec", lambda name: None)
 
-    def records(project: Project) -> list[Path]:
+    def records(project: Project) -> list[BoardRecord]:
         raise AssertionError("the compute stage ran")
 
     with pytest.raises(SiteError, match=r"pip install 'chutes-exact\[zensical\]'"):

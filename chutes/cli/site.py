@@ -13,6 +13,7 @@ import click
 from .group import PLAIN_DIGITS, CommandFunction, main, open_project, project_option, say, scheduler_option
 
 if TYPE_CHECKING:
+    from chutes.compute.record.schema import BoardRecord
     from chutes.site_build.project import Project
 
 
@@ -33,13 +34,15 @@ def _fewer_records_than_boards(project: Project) -> bool:
 
 
 def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False,
-                  scheduler: str | None = None) -> Callable[[Project], list[Path]]:
-    """The compute stage as the build stage calls it: bring the cache up to date, return the record files.
+                  scheduler: str | None = None) -> Callable[[Project], list[BoardRecord]]:
+    """The compute stage as the build stage calls it: bring the cache up to date, return the records (as the
+    cache's check read them; a record computed in this run is read from its file).
 
     Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done.
     With a Dask `scheduler`, the boards' work modulo primes and their experiments run on that cluster."""
-    def records(project: Project) -> list[Path]:
+    def records(project: Project) -> list[BoardRecord]:
         from chutes.compute.store.sweep import start_workers_early
+        from chutes.site_build.records import load_record
 
         if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
             start_workers_early("chutes.compute.stage")  # the workers' imports overlap this process's own
@@ -60,7 +63,7 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
                                                                               o.estimate, o.path.name))
         finally:
             shown.close()
-        return [o.path for o in outcomes]
+        return [o.record or load_record(o.path) for o in outcomes]
 
     return records
 

@@ -582,12 +582,11 @@ def record_problem(exc: ValidationError) -> str:
     return f"implausible record: {where}: {error['msg']}{more}"
 
 
-def check_record(record: Any) -> str | None:
-    """Why `record` is not a plausible board record (one line), or None if it is."""
+def checked_record(record: Any) -> tuple[BoardRecord | None, str | None]:
+    """`record` as its typed model and None, or None and why it is not a plausible board record (one line)."""
     try:
-        BoardRecord.model_validate(record)
+        return BoardRecord.model_validate(record), None
     except ValidationError as exc:
-        return record_problem(exc)
+        return None, record_problem(exc)
     except RecursionError:
-        return "implausible record: nested too deeply"
-    return None
+        return None, "implausible record: nested too deeply"
