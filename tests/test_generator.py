@@ -3,6 +3,7 @@ project's own requirements, projects side by side."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
 import shutil
@@ -49,11 +50,39 @@ def copy_of_repository(target: Path) -> Path:
     return target
 
 
+def _link_locked_distributions(env: Path) -> None:
+    """Put the lock file's distributions (requirements/lock.txt: what pip would install for the generator and
+    its extras) into a new virtualenv as links to this test environment's files, the versions checked against
+    the lock. Unpacking them again (700 MB) took about a minute of the suite."""
+    pinned = dict(line.split("==") for line in (REPOSITORY / "requirements" / "lock.txt").read_text().splitlines()
+                  if "==" in line and not line.startswith((" ", "#")))
+    pinned = {re.sub(r"[-_.]+", "-", name).lower(): version.strip() for name, version in pinned.items()}
+    [site] = (env / "lib").glob("python*/site-packages")
+    present = {re.sub(r"[-_.]+", "-", d.metadata["Name"]).lower()
+               for d in importlib.metadata.distributions(path=[str(site)])}
+    for dist in importlib.metadata.distributions():
+        name = re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower()
+        if name not in pinned or name in present:
+            continue
+        assert dist.version == pinned[name], f"{name} {dist.version} here, {pinned[name]} in the lock"
+        present.add(name)
+        for file in dist.files or ():
+            source = Path(dist.locate_file(file))
+            if ".." in file.parts or not source.is_file():
+                continue  # a console script outside site-packages, or a file never written
+            target = site / file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(source.resolve())
+    assert set(pinned) - {"chutes-exact"} <= present, sorted(set(pinned) - present)
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtualenv where the README's install line, run as written beside a copy of this repository in the
-    folder it names, installed the generator with pip (the lock file's versions as constraints: no surprise
-    upgrades in the test). uv only makes the virtualenv, with pip in it."""
+    """A new virtualenv where the README's install line, run as written beside a copy of this repository in the
+    folder it names, installed the generator with pip. The virtualenv (made by uv, with pip in it) starts with
+    the lock file's distributions (`_link_locked_distributions`), so pip checks each of the generator's
+    requirements against them and builds and installs the generator itself; the lock file's versions are
+    pip's constraints, as when the README's build command installs them."""
     root = tmp_path_factory.mktemp("install")
     line = readme_install_line()
     folder = line.split()[-1]
@@ -61,6 +90,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy_of_repository(root / folder)
     subprocess.run([find_uv_bin(), "venv", "--quiet", "--seed", "--python", sys.executable, str(root / "env")],
                    check=True, capture_output=True)
+    _link_locked_distributions(root / "env")
     env = _environment(root / "env" / "bin")
     env["PIP_CONSTRAINT"] = str(REPOSITORY / "requirements" / "lock.txt")
     done = subprocess.run(line, shell=True, cwd=root, env=env, capture_output=True, text=True, timeout=900)
