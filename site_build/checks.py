@@ -19,107 +19,21 @@ class SiteError(ValueError):
     """A site that must not be published (or a template that cannot be rendered); the message is one line."""
 
 
-class _Links(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.urls: list[tuple[str, str, int]] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if value is None:
-                continue
-            if name == "id":
-                self.ids.add(value)
-            elif name in URL_ATTRIBUTES:
-                parts = [v.strip().split()[0] for v in value.split(",") if v.strip()] if name == "srcset" else [value]
-                self.urls += [(tag, url, self.getpos()[0]) for url in parts]
-            elif name == "style":
-                self.urls += [(tag, url, self.getpos()[0]) for url in CSS_URL.findall(value)]
-
-
-def _parse(path: Path) -> _Links:
-    parser = _Links()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return parser
-
-
-def outside_references(site_dir: Path, allowed_hosts: Set[str] = frozenset()) -> list[str]:
-    """Every place where a page or stylesheet would load something from outside the site ('file:line: url').
-
-    A link a reader may follow (<a href>) loads nothing by itself and is allowed; the references page has
-    them. Everything a page fetches on its own (scripts, styles, images, fonts, frames, forms) must be local."""
-    problems = []
-    hosts = LOCAL_HOSTS | set(allowed_hosts)
-    for path in sorted(site_dir.rglob("*.html")):
-        for tag, url, line in _parse(path).urls:
-            if tag in NAVIGATION_TAGS:
-                continue
-            split = urlsplit(url)
-            if split.scheme in ("http", "https") or url.startswith("//"):
-                if split.hostname not in {h.strip("[]") for h in hosts}:
-                    problems.append(f"{path.relative_to(site_dir)}:{line}: <{tag}> refers to {url}")
-    for path in sorted(site_dir.rglob("*.css")):
-        for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            for url in CSS_URL.findall(text) + re.findall(r"""@import\s+['"]([^'"]+)""", text):
-                if urlsplit(url).scheme in ("http", "https") or url.startswith("//"):
-                    problems.append(f"{path.relative_to(site_dir)}:{n}: stylesheet refers to {url}")
-    return problems
-
-
-def broken_links(site_dir: Path, base_path: str = "/") -> list[str]:
-    """Every internal link or resource of the HTML pages that leads to no file, or to a missing anchor.
-
-    `base_path` is the path the site is published under (from its address): absolute links start with it."""
-    base = "/" + base_path.strip("/") + "/" if base_path.strip("/") else "/"
-    parsed = {path: _parse(path) for path in sorted(site_dir.rglob("*.html"))}
-    problems = []
-    for path, links in parsed.items():
-        page_url = "/" + path.relative_to(site_dir).as_posix()
-        for tag, url, line in links.urls:
-            split = urlsplit(url)
-            if split.scheme or url.startswith("//") or url.startswith(("mailto:", "javascript:", "data:")):
-                continue
-            target_url = urlsplit(urljoin(base + page_url.lstrip("/"), url))
-            if not target_url.path.startswith(base):
-                problems.append(f"{path.relative_to(site_dir)}:{line}: <{tag}> {url}: outside the site's address")
-                continue
-            target = site_dir / unquote(target_url.path[len(base):])
-            if target.is_dir() or target_url.path.endswith("/"):
-                target = target / "index.html"
-            where = f"{path.relative_to(site_dir)}:{line}: <{tag}> {url}"
-            if not target.is_file():
-                problems.append(f"{where}: no such file")
-            elif target_url.fragment and target.suffix == ".html":
-                ids = parsed[target].ids if target in parsed else _parse(target).ids
-                if unquote(target_url.fragment) not in ids:
-                    problems.append(f"{where}: no element with id '{target_url.fragment}'")
-    return problems
-
-
 INERT_SCRIPT_TYPES = {"application/json", "application/ld+json"}
 FORBIDDEN_TAGS = {"iframe", "frame", "object", "embed", "base", "applet"}
 SCRIPT_SCHEMES = ("javascript:", "vbscript:", "data:text/html")
 
 
-def theme_scripts(template_dirs: list[Path]) -> list[re.Pattern[str]]:
-    """The inline scripts that the theme's templates write, as patterns (a Jinja expression matches any
-    text without quotes or tags): only these may appear on a published page."""
-    patterns = []
-    for folder in template_dirs:
-        for path in sorted(folder.rglob("*.html")):
-            for body in re.findall(r"<script>(.*?)</script>", path.read_text(encoding="utf-8"), re.S):
-                parts = re.split(r"\{\{.*?\}\}|\{%.*?%\}", body.strip())
-                patterns.append(re.compile("[^\"<]*".join(re.escape(part) for part in parts)))
-    return patterns
-
-
-class _Markup(HTMLParser):
-    """Collects what on a page can run script: script elements, event-handler attributes, script URLs."""
+class _Page(HTMLParser):
+    """One reading of a page for every check: its ids, the URLs it refers to (tag, url, line), and what on it
+    can run script (line, what) unless it is one of the theme's own scripts (`allowed`): script elements, event
+    handler attributes, script URLs, tags the templates never write."""
 
     def __init__(self, allowed: list[re.Pattern[str]]) -> None:
         super().__init__(convert_charrefs=True)
         self.allowed = allowed
+        self.urls: list[tuple[str, str, int]] = []
+        self.ids: set[str] = set()
         self.found: list[tuple[int, str]] = []
         self._script: tuple[int, str] | None = None
         self._text: list[str] = []
@@ -130,8 +44,17 @@ class _Markup(HTMLParser):
         for name, value in attrs:
             if name.startswith("on"):
                 self.found.append((line, f"<{tag}> has an event handler attribute {name}"))
-            elif name in URL_ATTRIBUTES and value and value.strip().lower().startswith(SCRIPT_SCHEMES):
-                self.found.append((line, f"<{tag}> {name} runs script ({value.strip()[:30]})"))
+            if value is None:
+                continue
+            if name == "id":
+                self.ids.add(value)
+            elif name in URL_ATTRIBUTES:
+                if value.strip().lower().startswith(SCRIPT_SCHEMES):
+                    self.found.append((line, f"<{tag}> {name} runs script ({value.strip()[:30]})"))
+                parts = [v.strip().split()[0] for v in value.split(",") if v.strip()] if name == "srcset" else [value]
+                self.urls += [(tag, url, line) for url in parts]
+            elif name == "style":
+                self.urls += [(tag, url, line) for url in CSS_URL.findall(value)]
         if tag in FORBIDDEN_TAGS or (tag == "meta" and "http-equiv" in named):
             self.found.append((line, f"<{tag}> is not written by the templates"))
         if tag == "script":
@@ -151,21 +74,104 @@ class _Markup(HTMLParser):
             self._script = None
 
 
-def unsafe_markup(site_dir: Path, theme_dirs: list[Path]) -> list[str]:
-    """Every script, event handler or script URL on a page that the theme's templates (`theme_dirs`, MkDocs
-    Material's own included) did not write: board text that got through as markup stops the build."""
-    allowed = theme_scripts(theme_dirs)
+def _parse(path: Path, allowed: list[re.Pattern[str]]) -> _Page:
+    parser = _Page(allowed)
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser
+
+
+def _pages(site_dir: Path, allowed: list[re.Pattern[str]] | None = None) -> dict[Path, _Page]:
+    """Every HTML page of the site, read once."""
+    return {path: _parse(path, allowed or []) for path in sorted(site_dir.rglob("*.html"))}
+
+
+def outside_references(site_dir: Path, allowed_hosts: Set[str] = frozenset()) -> list[str]:
+    """Every place where a page or stylesheet would load something from outside the site ('file:line: url').
+
+    A link a reader may follow (<a href>) loads nothing by itself and is allowed; the references page has
+    them. Everything a page fetches on its own (scripts, styles, images, fonts, frames, forms) must be local."""
+    return _outside_references(site_dir, _pages(site_dir), allowed_hosts)
+
+
+def _outside_references(site_dir: Path, pages: dict[Path, _Page], allowed_hosts: Set[str]) -> list[str]:
     problems = []
-    for path in sorted(site_dir.rglob("*.html")):
-        parser = _Markup(allowed)
-        parser.feed(path.read_text(encoding="utf-8"))
-        parser.close()
-        problems += [f"{path.relative_to(site_dir)}:{line}: {what}" for line, what in parser.found]
+    hosts = LOCAL_HOSTS | set(allowed_hosts)
+    for path, page in pages.items():
+        for tag, url, line in page.urls:
+            if tag in NAVIGATION_TAGS:
+                continue
+            split = urlsplit(url)
+            if split.scheme in ("http", "https") or url.startswith("//"):
+                if split.hostname not in {h.strip("[]") for h in hosts}:
+                    problems.append(f"{path.relative_to(site_dir)}:{line}: <{tag}> refers to {url}")
+    for path in sorted(site_dir.rglob("*.css")):
+        for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for url in CSS_URL.findall(text) + re.findall(r"""@import\s+['"]([^'"]+)""", text):
+                if urlsplit(url).scheme in ("http", "https") or url.startswith("//"):
+                    problems.append(f"{path.relative_to(site_dir)}:{n}: stylesheet refers to {url}")
     return problems
 
 
+def broken_links(site_dir: Path, base_path: str = "/") -> list[str]:
+    """Every internal link or resource of the HTML pages that leads to no file, or to a missing anchor.
+
+    `base_path` is the path the site is published under (from its address): absolute links start with it."""
+    return _broken_links(site_dir, _pages(site_dir), base_path)
+
+
+def _broken_links(site_dir: Path, parsed: dict[Path, _Page], base_path: str) -> list[str]:
+    base = "/" + base_path.strip("/") + "/" if base_path.strip("/") else "/"
+    problems = []
+    for path, links in parsed.items():
+        page_url = "/" + path.relative_to(site_dir).as_posix()
+        for tag, url, line in links.urls:
+            split = urlsplit(url)
+            if split.scheme or url.startswith("//") or url.startswith(("mailto:", "javascript:", "data:")):
+                continue
+            target_url = urlsplit(urljoin(base + page_url.lstrip("/"), url))
+            if not target_url.path.startswith(base):
+                problems.append(f"{path.relative_to(site_dir)}:{line}: <{tag}> {url}: outside the site's address")
+                continue
+            target = site_dir / unquote(target_url.path[len(base):])
+            if target.is_dir() or target_url.path.endswith("/"):
+                target = target / "index.html"
+            where = f"{path.relative_to(site_dir)}:{line}: <{tag}> {url}"
+            if not target.is_file():
+                problems.append(f"{where}: no such file")
+            elif target_url.fragment and target.suffix == ".html":
+                ids = parsed[target].ids if target in parsed else _parse(target, []).ids
+                if unquote(target_url.fragment) not in ids:
+                    problems.append(f"{where}: no element with id '{target_url.fragment}'")
+    return problems
+
+
+def theme_scripts(template_dirs: list[Path]) -> list[re.Pattern[str]]:
+    """The inline scripts that the theme's templates write, as patterns (a Jinja expression matches any
+    text without quotes or tags): only these may appear on a published page."""
+    patterns = []
+    for folder in template_dirs:
+        for path in sorted(folder.rglob("*.html")):
+            for body in re.findall(r"<script>(.*?)</script>", path.read_text(encoding="utf-8"), re.S):
+                parts = re.split(r"\{\{.*?\}\}|\{%.*?%\}", body.strip())
+                patterns.append(re.compile("[^\"<]*".join(re.escape(part) for part in parts)))
+    return patterns
+
+
+def unsafe_markup(site_dir: Path, theme_dirs: list[Path]) -> list[str]:
+    """Every script, event handler or script URL on a page that the theme's templates (`theme_dirs`, MkDocs
+    Material's own included) did not write: board text that got through as markup stops the build."""
+    return _unsafe_markup(site_dir, _pages(site_dir, theme_scripts(theme_dirs)))
+
+
+def _unsafe_markup(site_dir: Path, pages: dict[Path, _Page]) -> list[str]:
+    return [f"{path.relative_to(site_dir)}:{line}: {what}" for path, page in pages.items() for line, what in page.found]
+
+
 def site_problems(site_dir: Path, theme_dirs: list[Path], site_url: str) -> list[str]:
-    """Everything that stops a built site published at `site_url` from being published (empty: publish it)."""
+    """Everything that stops a built site published at `site_url` from being published (empty: publish it).
+    Each page is read once for all three checks."""
     address = urlsplit(site_url)
-    return (outside_references(site_dir, {address.hostname or ""}) + broken_links(site_dir, address.path or "/")
-            + unsafe_markup(site_dir, theme_dirs))
+    pages = _pages(site_dir, theme_scripts(theme_dirs))
+    return (_outside_references(site_dir, pages, {address.hostname or ""})
+            + _broken_links(site_dir, pages, address.path or "/") + _unsafe_markup(site_dir, pages))

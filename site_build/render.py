@@ -13,7 +13,14 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2 import (
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateError,
+    TemplateSyntaxError,
+)
 
 from ..compute.record.schema import BoardRecord, Skipped
 from . import constants, figures
@@ -38,8 +45,12 @@ def _skipped(part: object) -> bool:
 
 
 def _environment(templates: list[Path]) -> Environment:
+    """The templates' environment. Compiled templates are kept in Jinja's cache folder for this user (in the
+    temporary folder, checked by their source: an edited template is compiled again), so that a build does not
+    compile every template again (about a second)."""
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined, autoescape=False,
-                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                      bytecode_cache=FileSystemBytecodeCache())
     env.filters.update(FILTERS)
     env.filters["rules_in_words"] = lambda board: " ".join(rule_sentences(board))
     env.tests["skipped"] = _skipped
