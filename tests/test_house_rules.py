@@ -113,9 +113,11 @@ def house_boards(draw) -> dict:
         spec["roll_again_on"] = draw(st.sampled_from(totals))
         spec["roll_again_limit"] = draw(st.integers(0, 2))
         spec["roll_again_penalty"] = draw(st.sampled_from(["undo", "start"]))
+    if draw(st.integers(0, 3)) == 0:
+        spec["start"] = draw(st.integers(1, squares - 1))
     feet = draw(st.lists(st.integers(1, squares - 1), unique=True, max_size=3))
     ends = [draw(st.integers(0, squares)) for _ in feet]
-    jumps = [[a, b] for a, b in zip(feet, ends) if a != b and b not in feet]
+    jumps = [[a, b] for a, b in zip(feet, ends) if a != b and b not in feet and a != spec.get("start")]
     spec["ladders"] = [j for j in jumps if j[1] > j[0]]
     spec["chutes"] = [j for j in jumps if j[1] < j[0]]
     return spec
@@ -175,6 +177,16 @@ def test_a_roll_again_limit_is_followed_through_the_turn_when_asking_if_a_game_e
             "start": 1}
     chain = turn_chain(board_from_mapping(ends, "t.toml"))
     assert chain.expected_turns[chain.start] == _expected_turns(ends, list(chain.states))[1] == Fraction(8, 3)
+
+
+def test_a_penalty_to_square_0_where_square_0_is_doomed_never_happens() -> None:
+    """A board that starts past square 0, from which no turn can end in a penalty: square 0 itself is doomed (its
+    every turn ends in the penalty that sends it back there), and the chain leaves it out."""
+    spec = {"title": "t", "squares": 4, "die": 1, "roll_again_on": 1, "roll_again_limit": 2,
+            "roll_again_penalty": "start", "start": 2}
+    chain = turn_chain(board_from_mapping(spec, "t.toml"))
+    assert 0 not in chain.states and chain.expected_turns[chain.start] == 1
+    assert dict(zip(chain.states, chain.expected_turns)) == _expected_turns(spec, list(chain.states))
 
 
 def test_the_bundled_house_rules_boards_match_the_guide_values() -> None:

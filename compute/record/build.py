@@ -178,7 +178,12 @@ def three_ways(chain: TurnChain, simulated: tuple[Estimate, Estimate], seed: int
 
 def _row(exact: Fraction, floating: float, estimate: Estimate, spread: float) -> dict[str, Any]:
     standard_error = spread / math.sqrt(estimate.games)
-    z = abs(estimate.value - float(exact)) / standard_error
+    if standard_error == 0:  # every game ends the same way (a one-sided die): the simulation must say exactly that
+        if estimate.value != float(exact):
+            raise ArithmeticError(f"the simulation gives {estimate.value} where every game gives {float(exact)}")
+        z = 0.0
+    else:
+        z = abs(estimate.value - float(exact)) / standard_error
     return {
         "exact": exact,
         "float": stable(floating),

@@ -294,7 +294,8 @@ class CheckRow(_Model):
     float: builtins.float = Field(description="The same by double-precision linear algebra (compute.solve.floats).")
     float_error: builtins.float = Field(ge=0, description="|float − exact|.")
     simulated: builtins.float = Field(description="The simulated value (compute.solve.simulate).")
-    standard_error: builtins.float = Field(gt=0, description="The standard error, from the exact distribution.")
+    standard_error: builtins.float = Field(ge=0, description="The standard error, from the exact distribution (0 when "
+                                           "every game ends the same way: the simulation then gives the exact value).")
     standard_errors_apart: builtins.float = Field(ge=0, description="|simulated − exact| in standard errors.")
     agrees: bool = Field(description="Whether that is within the criterion (compute.record.criteria.SIMULATION_Z).")
 

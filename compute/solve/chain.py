@@ -207,7 +207,9 @@ def turn_chain(board: Board) -> TurnChain:
     elif board.roll_again_limit is None:
         scale, M, finish = _unlimited_turn(rolls)
     else:
-        target = index[0] if board.penalty == "start" else None
+        # "start" sends a penalised token to square 0. Where square 0 is no state (it is doomed: a board with
+        # another start), no turn begun on a state can end in a penalty, or that state would be doomed too.
+        target = index.get(0) if board.penalty == "start" else None
         scale, M, finish = _limited_turn(rolls, board.roll_again_limit, target, len(states))
     return TurnChain(states=states, scale=scale, M=M, finish=finish, index=index, start=index[board.start],
                      board=board, passed=passed, rolls=rolls)
