@@ -1,5 +1,8 @@
 """The tests' fixtures: bundled chains, a folder of boards, the bundled boards' records, the built site and a
-browser (helpers they share with the tests live in `helpers`)."""
+browser (helpers they share with the tests live in `helpers`).
+
+The property tests draw the same random boards on every run (Hypothesis' `derandomize`), so that a run fails
+because of the code, never because of the draw; `pytest --hypothesis-profile=explore` draws new ones."""
 
 from __future__ import annotations
 
@@ -27,12 +30,22 @@ from helpers import (
     chain,
     new_project,
 )
+from hypothesis import settings
 from playwright.sync_api import Browser, sync_playwright
 
 from chutes.compute.record.schema import BoardRecord
 from chutes.compute.solve.chain import TurnChain
 from chutes.compute.store.results import ResultCache
 from chutes.site_build.project import Project
+
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The repeatable draws unless a profile is named on the command line (`--hypothesis-profile`)."""
+    if not config.getoption("hypothesis_profile", None):
+        settings.load_profile("repeatable")
 
 
 @pytest.fixture
