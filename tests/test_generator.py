@@ -1,4 +1,4 @@
-"""chutes as a tool people install: the README's install lines in a fresh virtualenv, `chutes new`, the new
+"""chutes as a tool people install: the README's install lines in a new virtualenv, `chutes new`, the new
 project's own requirements, projects side by side."""
 
 from __future__ import annotations
@@ -53,10 +53,10 @@ def copy_of_repository(target: Path) -> Path:
 def _link_locked_distributions(env: Path) -> None:
     """Put the lock file's distributions (requirements/lock.txt: what pip would install for the generator and
     its extras) into a new virtualenv as links to this test environment's files, the versions checked against
-    the lock. Unpacking them again (700 MB) took about a minute of the suite."""
-    pinned = dict(line.split("==") for line in (REPOSITORY / "requirements" / "lock.txt").read_text().splitlines()
-                  if "==" in line and not line.startswith((" ", "#")))
-    pinned = {re.sub(r"[-_.]+", "-", name).lower(): version.strip() for name, version in pinned.items()}
+    the lock (unpacked afresh they are 700 MB: about a minute of the suite)."""
+    lines = (REPOSITORY / "requirements" / "lock.txt").read_text().splitlines()
+    pinned = {re.sub(r"[-_.]+", "-", name).lower(): version.strip()
+              for name, version in (line.split("==") for line in lines if "==" in line and line[0] not in " #")}
     [site] = (env / "lib").glob("python*/site-packages")
     present = {re.sub(r"[-_.]+", "-", d.metadata["Name"]).lower()
                for d in importlib.metadata.distributions(path=[str(site)])}
