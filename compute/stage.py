@@ -129,15 +129,17 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
         log(f"waiting for another run to finish with {cache.directory}")
         lock.acquire()
     except OSError:
-        found = [] if force else [cached_record(cache, b)[0] for b in boards]
-        if not force and all(record is not None for record in found):
-            outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0, record=record)
-                        for b, record in zip(boards, found)]
-            if on_done:
-                for outcome in outcomes:
-                    on_done(outcome)
-            return outcomes
-        raise
+        if force:
+            raise
+        found = [cached_record(cache, b)[0] for b in boards]
+        if any(record is None for record in found):
+            raise
+        outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0, record=record)
+                    for b, record in zip(boards, found)]
+        if on_done:
+            for outcome in outcomes:
+                on_done(outcome)
+        return outcomes
     try:
         for leftover in cache.directory.rglob(".*.tmp"):
             leftover.unlink(missing_ok=True)

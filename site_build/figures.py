@@ -52,7 +52,7 @@ CONFIG = {"responsive": True, "displaylogo": False, "modeBarButtonsToRemove": ["
 Trace = dict[str, Any]
 Figure = dict[str, Any]
 """A figure as plotly.js reads it: {"data": [trace, ...], "layout": {...}}. Built as plain data (the build
-writes hundreds of them; tests/test_figures.py checks that plotly's own figure objects accept each one
+writes hundreds of them; tests/test_site.py checks that plotly's own figure objects accept each one
 unchanged)."""
 
 
