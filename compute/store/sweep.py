@@ -145,10 +145,18 @@ def start_workers_early(module: str) -> None:
     multiprocessing.forkserver.ensure_running()
 
 
+ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""What a BLAS library reads when it loads to know how many threads to start."""
+
+
 def _worker_start(owner: int) -> None:
     """In each worker: end with the run, and do linear algebra on one thread (the processes are the
-    parallelism; several BLAS threads per process would only compete for the same cores)."""
+    parallelism; several BLAS threads per process would only compete for the same cores). The limit holds
+    for the libraries already loaded (threadpoolctl) and for those loaded later (their variables): a BLAS
+    library's floats depend on its thread count, and a record's floats must not depend on when the worker
+    imported it."""
     die_with(owner)
+    os.environ.update(dict.fromkeys(ONE_THREAD, "1"))
     threadpool_limits(1)
 
 
