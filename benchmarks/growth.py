@@ -31,7 +31,8 @@ from sections import write_section  # noqa: E402
 
 from chutes.compute.board.limits import MAX_PLAYERS  # noqa: E402
 from chutes.compute.board.model import Board  # noqa: E402
-from chutes.compute.record.build import SIMULATED_GAMES, SIMULATION_SEED, board_record  # noqa: E402
+from chutes.compute.record.build import board_record  # noqa: E402
+from chutes.compute.record.key import SIMULATED_GAMES, SIMULATION_SEED  # noqa: E402
 from chutes.compute.record.schema import Skipped  # noqa: E402
 from chutes.compute.solve import threeplayer  # noqa: E402
 from chutes.compute.solve.chain import TurnChain, turn_chain  # noqa: E402

@@ -18,10 +18,8 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from sections import write_section  # noqa: E402
+from timing import timed_process  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- startup.py: begin -->", "<!-- startup.py: end -->"
@@ -41,14 +40,10 @@ PACKAGES = ("chutes", "compute", "site_build", "templates", "site_src", "mkdocs.
 file that makes the folder a project, as in the checkout itself."""
 
 
-def timed_run(folder: Path, env: dict[str, str]) -> tuple[float, float, bytes]:
+def timed_run(folder: Path, env: dict[str, str]) -> tuple[float, float, str]:
     """Wall and CPU seconds of one `python -m chutes solve classic --json` started in `folder`, and its output."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run([sys.executable, *COMMAND], cwd=folder, env=env, capture_output=True, check=True)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, done.stdout
+    wall, cpu, done = timed_process([sys.executable, *COMMAND], folder, env)
+    return wall, cpu, done.stdout
 
 
 def without_bytecode(checkout: Path, into: Path) -> Path:
@@ -74,7 +69,7 @@ def main() -> None:
     cold_env = {**base, "PYTHONDONTWRITEBYTECODE": "1"}
     load = os.getloadavg()[0]
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    outputs: set[bytes] = set()
+    outputs: set[str] = set()
     with tempfile.TemporaryDirectory() as scratch:
         folders = {}
         for n, (name, checkout) in enumerate(checkouts.items()):

@@ -34,7 +34,7 @@ def code_hash(folder: Path | None = None) -> str:
     """SHA-256 (64 hex digits) of the compute stage's code: every `*.py` file under `folder` (default: this
     package), by its relative path and its bytes, in path order, and the package version.
 
-    Part of every cache key (`record.build.cache_key`, the experiment sweeps of `experiments.sweeps`), so that
+    Part of every cache key (`record.key.cache_key`, the experiment sweeps of `experiments.sweeps`), so that
     results made by other code are never reused, whatever the version says. Reads the files only
     (no imports); computed once per process and folder.
     """

@@ -1,6 +1,6 @@
 """The compute stage: every board of a project brought up to date in the results cache, in parallel, one run at a time.
 
-A record file's name carries its key (`record.build.cache_key`: the board, the result schema, the package
+A record file's name carries its key (`record.key.cache_key`: the board, the result schema, the package
 version, the simulation settings, the compute stage's code), so an edited board, or edited code, never
 matches an old file. A file is used only if it is whole, unaltered and plausible (`cached_record`);
 otherwise it is reported and recomputed. The boards due are computed longest first, in worker processes
@@ -21,9 +21,8 @@ from pydantic import ValidationError
 from .board.file import load_board, scan_board_files
 from .board.model import Board
 from .board.problems import BoardError
-from .record.build import board_experiments, board_record, cache_key, record_seconds
+from .record.key import cache_key
 from .record.schema import BoardRecord, checked_record, record_problem
-from .solve.modular import on_cluster
 from .store.results import ResultCache
 from .store.sweep import PartStore, check_cluster, run_pieces, start_workers_early
 
@@ -32,7 +31,7 @@ from .store.sweep import PartStore, check_cluster, run_pieces, start_workers_ear
 class Outcome:
     """What `update` did for one board: its record file, whether it was computed (else it was up to date),
     the seconds that took, and for a computed board the estimate it started with (`estimate`, seconds:
-    `assemble.record_seconds`). A board found up to date comes with its record as the check read it
+    `record.build.record_seconds`). A board found up to date comes with its record as the check read it
     (`record`); a computed record stays in its file (it was written by a worker process)."""
 
     slug: str
@@ -44,7 +43,7 @@ class Outcome:
 
 
 OnStart = Callable[[Board, float], None]
-"""Called with a board about to be computed and its estimated seconds (`assemble.record_seconds`)."""
+"""Called with a board about to be computed and its estimated seconds (`record.build.record_seconds`)."""
 OnDone = Callable[[Outcome], None]
 """Called with each board's `Outcome` as soon as it is known (up to date, or computed and stored)."""
 
@@ -52,14 +51,20 @@ OnDone = Callable[[Outcome], None]
 def cached_record(cache: ResultCache, board: Board) -> tuple[BoardRecord | None, str | None]:
     """The board's cached record and None, or None and why it cannot be used (None, None: not cached yet).
 
-    A record is used only if its file is whole and unaltered and it is plausible (`schema.checked_record`)."""
+    A record is used only if its file is whole and unaltered and it is plausible (`schema.checked_record`);
+    its arithmetic is checked once for each checksum (`ResultCache.verified`), its structure on every read."""
     key = cache_key(board)
     path = cache.path(board.slug, key)
     stored, problem = cache.load(board.slug, key)
     if stored is None:
         return None, problem
-    record, problem = checked_record(stored)
-    return record, None if problem is None else f"{path}: {problem}"
+    checked_before = cache.verified(path) == stored["checksum"]
+    record, problem = checked_record(stored, checked_before=checked_before)
+    if problem is not None:
+        return None, f"{path}: {problem}"
+    if not checked_before:
+        cache.mark_verified(path, stored["checksum"])
+    return record, None
 
 
 def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
@@ -157,7 +162,8 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
             scheduler: str | None) -> list[Outcome]:
     missing = [b for b in boards if force or not cache.path(b.slug, cache_key(b)).exists()]
     if jobs > 1 and len(missing) > 1:
-        start_workers_early(__name__)  # their imports overlap the checks of the cached records below
+        # the workers' imports (the solvers: `record.build`) overlap the checks of the cached records below
+        start_workers_early(f"{__package__}.record.build")
     outcomes: dict[str, Outcome] = {}
     todo: list[Board] = []
     for board in boards:
@@ -172,10 +178,14 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
                                            time.perf_counter() - started, record=record)
             if on_done:
                 on_done(outcomes[board.slug])
+    if not todo:
+        return [outcomes[board.slug] for board in boards]
+    from .record.build import record_seconds  # the solvers: imported only when there is something to solve
+
     estimates = {board.slug: record_seconds(board) for board in todo}
     todo.sort(key=lambda b: estimates[b.slug], reverse=True)  # the longest first: the last ones to finish are short
     workers = min(jobs, len(todo))
-    if scheduler and todo:
+    if scheduler:
         check_cluster(scheduler)  # a bad address is one line at once, not one per board from the workers
     pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs, progress, scheduler) for board in todo]
     parts = _Into(outcomes, estimates, on_done, on_start, todo, one_by_one=workers <= 1)
@@ -190,6 +200,9 @@ def stored_record(board: Board, directory: Path, force: bool, jobs: int, progres
 
     Run in a worker when several boards are due (the record is written there and never travels back); with a
     Dask `scheduler`, the work modulo primes and the experiments' pieces go to that cluster."""
+    from .record.build import board_experiments, board_record
+    from .solve.modular import on_cluster
+
     started = time.perf_counter()
     try:
         experiments = board_experiments(board, directory / "experiments", jobs=jobs, force=force, progress=progress,

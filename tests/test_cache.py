@@ -11,15 +11,17 @@ from pathlib import Path
 import pytest
 from helpers import board_file
 
+from chutes.compute import stage
 from chutes.compute.board.file import board_from_mapping, load_board
 from chutes.compute.board.problems import BoardError
 from chutes.compute.numbers import fraction_from_json
 from chutes.compute.record import build as assemble
-from chutes.compute.record.build import board_experiments, board_record, cache_key
+from chutes.compute.record.build import board_experiments, board_record
+from chutes.compute.record.key import cache_key
 from chutes.compute.record.schema import BoardRecord, ComputedRecord, Experiments, FirstPlayer, Skipped
 from chutes.compute.solve import threeplayer
 from chutes.compute.stage import cached_record, load_all, stored_record, update
-from chutes.compute.store.files import dumps
+from chutes.compute.store.files import checksum, dumps
 from chutes.compute.store.results import ResultCache
 from chutes.site_build.project import BUNDLED_BOARDS
 
@@ -42,7 +44,9 @@ def _run(boards: Path, cache: ResultCache, **kw) -> tuple[list, list[str]]:
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file of the folder but the records' markers (a hit notes that a record passed its checks)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.suffix != ".verified"}
 
 
 def test_miss_then_hit_gives_identical_bytes(boards_dir: Path, tmp_path: Path) -> None:
@@ -160,6 +164,35 @@ def test_corrupt_file_is_detected_and_recomputed(boards_dir: Path, tmp_path: Pat
     assert again[0].computed and not again[1].computed
     assert len(messages) == 1 and path.name in messages[0] and "recomputing" in messages[0]
     assert path.read_bytes() == good
+
+
+def test_a_record_s_arithmetic_is_checked_once_for_each_checksum(boards_dir: Path, tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    """The first read of a record checks all of it and notes its checksum; a later read of the same bytes checks
+    its structure only; a record changed under a valid checksum of its own is checked in full again (and
+    refused); pruning a board removes its note too."""
+    cache = ResultCache(tmp_path / "cache")
+    outcomes, _ = _run(boards_dir, cache)
+    [tiny] = [o for o in outcomes if o.slug == "tiny"]
+    board = load_board(boards_dir / "tiny.toml")
+    seen: list[bool] = []
+    real = stage.checked_record
+    monkeypatch.setattr(stage, "checked_record", lambda r, checked_before: seen.append(checked_before) or
+                        real(r, checked_before=checked_before))
+    first, problem = cached_record(cache, board)
+    assert problem is None and cache.verified(tiny.path) == json.loads(tiny.path.read_bytes())["checksum"]
+    again, problem = cached_record(cache, board)
+    assert problem is None and again == first and seen == [False, True]
+    record = json.loads(tiny.path.read_bytes())
+    record["results"]["expected_turns"]["numerator"] += "0"  # ten times the value: the fraction is no longer reduced
+    record["checksum"] = checksum(record)
+    tiny.path.write_bytes(dumps(record))
+    refused, problem = cached_record(cache, board)
+    assert refused is None and "not a reduced fraction" in problem and seen == [False, True, False]
+    (boards_dir / "tiny.toml").unlink()
+    _run(boards_dir, cache, prune=True)
+    assert sorted(p.name for p in cache.directory.glob(".*.verified")) == \
+        [f".{p.name}.verified" for p in cache.records()] and not tiny.path.exists()
 
 
 def test_changed_board_is_a_miss_and_replaces_the_old_file(boards_dir: Path, tmp_path: Path) -> None:

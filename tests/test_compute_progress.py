@@ -13,7 +13,8 @@ from chutes import compute
 from chutes.compute import code_hash
 from chutes.compute.board.file import load_board
 from chutes.compute.board.model import Board
-from chutes.compute.record.build import cache_key, record_seconds
+from chutes.compute.record.build import record_seconds
+from chutes.compute.record.key import cache_key
 from chutes.compute.stage import Outcome, cached_record, load_all, update
 from chutes.compute.store import sweep
 from chutes.compute.store.results import ResultCache
@@ -139,7 +140,7 @@ def test_changed_compute_code_misses_the_cache(tmp_path: Path, monkeypatch) -> N
 
     other = "f" * 64
     assert other != code_hash()
-    monkeypatch.setattr("chutes.compute.record.build.code_hash", lambda: other)
+    monkeypatch.setattr("chutes.compute.record.key.code_hash", lambda: other)
     monkeypatch.setattr("chutes.compute.experiments.sweeps.code_hash", lambda: other)
     assert cache_key(board) != record.key
     assert cached_record(cache, board) == (None, None), "changed code: a miss"

@@ -19,8 +19,10 @@ from chutes.compute.store.files import checksum
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file of the folder but its locks and the records' markers (written when a record is found up to
+    date: `ResultCache.verified`)."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
-            and p.name != ".lock" and not p.name.endswith(".lock")}
+            and not p.name.endswith((".lock", ".verified"))}
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__, code_hash
+from .. import __version__
 from ..board import cost
 from ..board.limits import MAX_PLAYERS
 from ..board.model import Board
@@ -24,26 +24,15 @@ from ..solve.chain import TurnChain, turn_chain
 from ..solve.modular import in_one_process
 from ..solve.races import Certified, races_together, rounds_record
 from ..solve.simulate import Estimate, first_player_share, mean_turns, two_player_games
-from ..store.files import key_of
 from .criteria import SIMULATION_Z
+from .key import SIMULATED_GAMES, SIMULATION_SEED, cache_key
 from .results import solve
 from .schema import SCHEMA_VERSION, ComputedRecord, ExactValue, Experiments, Skipped
 from .series import bound_series, diagonal_series, length_series, position_series, square_series
 
-SIMULATED_GAMES = 1_000_000
-SIMULATION_SEED = 20261122
 EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only
 STATE_MAP_SQUARES = 100
 """The most squares the state map's rows and columns show (evenly spaced beyond: 10,000 numbers at most)."""
-
-
-def cache_key(board: Board) -> str:
-    """SHA-256 of everything a board's results depend on: the board, the result schema, the package version,
-    the simulation settings and the compute stage's code (`compute.code_hash`: any edit to it is a miss)."""
-    basis = {"board": board.canonical(), "title": board.title, "source": board.source, "listed": board.listed,
-             "schema": SCHEMA_VERSION, "version": __version__, "code": code_hash(),
-             "games": SIMULATED_GAMES, "seed": SIMULATION_SEED}
-    return key_of(basis)
 
 
 def board_record(board: Board, experiments: Experiments | Skipped, jobs: int = 1) -> ComputedRecord:

@@ -23,6 +23,7 @@ from pydantic import (
     Field,
     Tag,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -41,6 +42,13 @@ _TEN, _TEN_40 = gmpy2.mpz(10), gmpy2.mpz(10) ** 40
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _checked_before(info: ValidationInfo) -> bool:
+    """Whether the record being read passed every check before, as these same bytes (`checked_record`): its
+    arithmetic (gcds and products of fractions of up to 175,000 digits: half of the 5 s the bundled records took
+    to read) is then not repeated; its structure and types still are."""
+    return bool(info.context and info.context.get("checked_before"))
 
 
 class Exact(_Model):
@@ -62,9 +70,11 @@ class Exact(_Model):
         return exact_json(x)
 
     @model_validator(mode="after")
-    def _reduced_and_consistent(self) -> Exact:
+    def _reduced_and_consistent(self, info: ValidationInfo) -> Exact:
         """In integers (GMP): numbers of 175,000 digits are read and checked in milliseconds. The decimal is read
         as digits times a power of ten (a record holds tens of thousands of them: no Decimal object each)."""
+        if _checked_before(info):
+            return self
         mantissa, _, power = self.decimal.lower().partition("e")
         whole, _, fraction = mantissa.partition(".")
         try:
@@ -90,7 +100,9 @@ class ExactProbability(Exact):
     """An exact value between 0 and 1."""
 
     @model_validator(mode="after")
-    def _in_unit_interval(self) -> ExactProbability:
+    def _in_unit_interval(self, info: ValidationInfo) -> ExactProbability:
+        if _checked_before(info):
+            return self
         if not 0 <= gmpy2.mpz(self.numerator) <= gmpy2.mpz(self.denominator):
             raise ValueError(f"a probability must lie in [0, 1], got {self.decimal[:20]}")
         return self
@@ -145,8 +157,10 @@ class FirstPlayer(ExactProbability):
         return fraction_json(x)
 
     @model_validator(mode="after")
-    def _truncated(self) -> FirstPlayer:
+    def _truncated(self, info: ValidationInfo) -> FirstPlayer:
         """truncated ≤ numerator/denominator < truncated + one unit in its last place, in integers (GMP)."""
+        if _checked_before(info):
+            return self
         whole, point, fraction = self.truncated.partition(".")
         if not (whole + fraction).isdigit() or not point:
             raise ValueError(f"truncated {self.truncated[:20]} is not a decimal")
@@ -396,7 +410,9 @@ class Seat(_Model):
         return value
 
     @model_validator(mode="after")
-    def _probability(self) -> Seat:
+    def _probability(self, info: ValidationInfo) -> Seat:
+        if self.exact and _checked_before(info):
+            return self
         if self.exact:
             ExactProbability(numerator=self.numerator or "", denominator=self.denominator or "",
                              decimal=self.decimal)
@@ -555,7 +571,7 @@ class ComputedRecord(_Model):
 
     schema_: int = Field(alias="schema", description="The result schema's version (SCHEMA_VERSION).")
     version: str = Field(description="The package version that computed it.")
-    key: str = Field(description="Hash of everything the results depend on (compute.record.build.cache_key).")
+    key: str = Field(description="Hash of everything the results depend on (compute.record.key.cache_key).")
     slug: str
     results: Results
     series: Series
@@ -583,10 +599,11 @@ def record_problem(exc: ValidationError) -> str:
     return f"implausible record: {where}: {error['msg']}{more}"
 
 
-def checked_record(record: Any) -> tuple[BoardRecord | None, str | None]:
-    """`record` as its typed model and None, or None and why it is not a plausible board record (one line)."""
+def checked_record(record: Any, checked_before: bool = False) -> tuple[BoardRecord | None, str | None]:
+    """`record` as its typed model and None, or None and why it is not a plausible board record (one line).
+    `checked_before`: these bytes passed every check of this code before, so the arithmetic is not repeated."""
     try:
-        return BoardRecord.model_validate(record), None
+        return BoardRecord.model_validate(record, context={"checked_before": checked_before}), None
     except ValidationError as exc:
         return None, record_problem(exc)
     except RecursionError:

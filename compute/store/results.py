@@ -1,5 +1,7 @@
 """The results cache: one record file per board, `<slug>-<key prefix>.json`, written atomically with its
-checksum; a file is used only if it is whole and unaltered (`files.read_checked`)."""
+checksum; a file is used only if it is whole and unaltered (`files.read_checked`). Beside a record, a marker
+(`.<file name>.verified`) holds the checksum it had when it last passed every check of its model: a record
+read again with that checksum is the same bytes, checked by the same code (its key names the code)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .files import read_checked, store
+from .files import read_checked, store, write_atomic
 
 
 @dataclass
@@ -31,8 +33,23 @@ class ResultCache:
         store(path, record)
         for old in self.records():
             if old != path and self.slug_of(old) == record["slug"]:
-                old.unlink(missing_ok=True)
+                _remove(old)
         return path
+
+    def verified(self, path: Path) -> str:
+        """The checksum the record at `path` had when it last passed every check of its model ('' if none)."""
+        try:
+            return _marker(path).read_text()
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def mark_verified(self, path: Path, checksum: str) -> None:
+        """Note that the record at `path`, with this checksum, passed every check of its model (nothing is noted
+        in a folder that cannot be written: the checks are then repeated on the next read)."""
+        try:
+            write_atomic(_marker(path), checksum.encode())
+        except OSError:
+            pass
 
     def records(self) -> list[Path]:
         """The board record files in the folder (temporary files and experiments left out)."""
@@ -52,5 +69,15 @@ class ResultCache:
         wanted = set(keep)
         gone = [p for p in self.records() if self.slug_of(p) not in wanted]
         for path in gone:
-            path.unlink(missing_ok=True)
+            _remove(path)
         return gone
+
+
+def _marker(path: Path) -> Path:
+    return path.with_name(f".{path.name}.verified")
+
+
+def _remove(path: Path) -> None:
+    """A record file and its marker removed."""
+    path.unlink(missing_ok=True)
+    _marker(path).unlink(missing_ok=True)

@@ -1,0 +1,94 @@
+"""`chutes compute` on the bundled boards with nothing to compute, as a whole process, beside another checkout.
+
+Usage: python benchmarks/unchanged.py [--runs N] [--against DIR]   (N defaults to 7)
+
+Each checkout gets a results cache of its own, filled by an untimed `chutes compute` (for this checkout the
+repository's own `.cache/results` is copied in when it holds the records, so only `--against` computes from
+cold). Then the first read of those records is timed on its own (every exact value checked: no record has been
+read by this code yet), and N runs per checkout, interleaved, with nothing changed: wall and CPU seconds of
+the child process, medians compared with the budget (2 s). Every run must find every board up to date.
+The section between the markers in benchmarks/results.md is replaced (run.py writes the rest of that file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from sections import write_section  # noqa: E402
+from timing import timed_process  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results.md"
+BEGIN, END = "<!-- unchanged.py: begin -->", "<!-- unchanged.py: end -->"
+BUDGET_SECONDS = 2.0
+
+
+def timed_compute(checkout: Path, cache: Path, env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one `python -m chutes compute` of the bundled boards, run in `checkout`, and its
+    output."""
+    wall, cpu, done = timed_process([sys.executable, "-m", "chutes", "compute", "--boards",
+                                     str(ROOT / "site_src" / "boards"), "--cache", str(cache)], checkout, env)
+    return wall, cpu, done.stdout + done.stderr
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per checkout (default 7)")
+    parser.add_argument("--against", type=Path, default=None, help="another checkout to time side by side")
+    options = parser.parse_args()
+    checkouts = {"this checkout": ROOT} | ({options.against.resolve().name: options.against.resolve()}
+                                          if options.against else {})
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"NO_MKDOCS_2_WARNING": "1"}
+    first: dict[str, tuple[float, float]] = {}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
+    with tempfile.TemporaryDirectory() as scratch:
+        caches = {name: Path(scratch) / str(n) for n, name in enumerate(checkouts)}
+        for name, checkout in checkouts.items():
+            ours = checkout / ".cache" / "results"
+            caches[name].mkdir()
+            for record in ours.glob("*.json") if ours.is_dir() else ():
+                shutil.copy(record, caches[name] / record.name)
+            timed_compute(checkout, caches[name], env)  # computes what the copy lacked; reads the rest once
+            for marker in caches[name].glob(".*.verified"):  # this code's first read, timed alone
+                marker.unlink()
+            wall, cpu, _ = timed_compute(checkout, caches[name], env)
+            first[name] = wall, cpu
+        load = os.getloadavg()[0]
+        for _ in range(options.runs):
+            for name, checkout in checkouts.items():
+                wall, cpu, out = timed_compute(checkout, caches[name], env)
+                if "computed in" in out:
+                    raise SystemExit(f"{name}: a board was computed in a run with nothing changed:\n{out}")
+                times[name].append((wall, cpu))
+        load = max(load, os.getloadavg()[0])
+    rows = []
+    for name, runs in times.items():
+        wall = statistics.median(w for w, _ in runs)
+        rows.append(f"| {name} | {first[name][0]:.2f} s | {wall:.2f} s | {min(w for w, _ in runs):.2f} s | "
+                    f"{statistics.median(c for _, c in runs):.2f} s | {'yes' if wall <= BUDGET_SECONDS else 'no'} |")
+    boards = len(list((ROOT / "site_src" / "boards").glob("*.toml")))
+    text = "\n".join([
+        BEGIN, "",
+        f"Nothing to compute (`python benchmarks/unchanged.py`, {platform.machine()}, run {time.strftime('%Y-%m-%d')}):"
+        f" `chutes compute` of the {boards} bundled boards as a whole process, every record up to date; the first "
+        f"read of the records alone, then {options.runs} runs per checkout, interleaved; the load average reached "
+        f"{load:.1f} on {os.cpu_count()} cores. Budget: median ≤ {BUDGET_SECONDS:.0f} s.", "",
+        "| code | first read | median wall | fastest wall | median CPU | within budget |",
+        "|---|---|---|---|---|---|", *rows, "",
+        END])
+    write_section(RESULTS, BEGIN, END, text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
