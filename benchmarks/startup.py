@@ -19,7 +19,6 @@ import argparse
 import os
 import platform
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from sections import write_section  # noqa: E402
-from timing import timed_process  # noqa: E402
+from timing import timed_process, timing_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- startup.py: begin -->", "<!-- startup.py: end -->"
@@ -85,11 +84,8 @@ def main() -> None:
     load = max(load, os.getloadavg()[0])
     if len(outputs) != 1:
         raise SystemExit("the runs printed different output")
-    rows = []
-    for (name, condition), runs in times.items():
-        wall = statistics.median(w for w, _ in runs)
-        rows.append(f"| {name} | {condition} | {wall:.3f} s | {min(w for w, _ in runs):.3f} s | "
-                    f"{statistics.median(c for _, c in runs):.3f} s | {'yes' if wall <= BUDGET_SECONDS else 'no'} |")
+    rows = [f"| {name} | {condition} | {timing_cells(runs, BUDGET_SECONDS, 3)} |"
+            for (name, condition), runs in times.items()]
     text = "\n".join([
         BEGIN, "",
         f"Start-up (`python benchmarks/startup.py`, {platform.machine()}, Python {platform.python_version()}, run "

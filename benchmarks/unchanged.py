@@ -16,7 +16,6 @@ import argparse
 import os
 import platform
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -26,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from sections import write_section  # noqa: E402
-from timing import timed_process  # noqa: E402
+from timing import timed_process, timing_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- unchanged.py: begin -->", "<!-- unchanged.py: end -->"
@@ -49,7 +48,7 @@ def main() -> None:
     checkouts = {"this checkout": ROOT} | ({options.against.resolve().name: options.against.resolve()}
                                           if options.against else {})
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"NO_MKDOCS_2_WARNING": "1"}
-    first: dict[str, tuple[float, float]] = {}
+    first: dict[str, float] = {}
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
     with tempfile.TemporaryDirectory() as scratch:
         caches = {name: Path(scratch) / str(n) for n, name in enumerate(checkouts)}
@@ -61,8 +60,7 @@ def main() -> None:
             timed_compute(checkout, caches[name], env)  # computes what the copy lacked; reads the rest once
             for marker in caches[name].glob(".*.verified"):  # this code's first read, timed alone
                 marker.unlink()
-            wall, cpu, _ = timed_compute(checkout, caches[name], env)
-            first[name] = wall, cpu
+            first[name] = timed_compute(checkout, caches[name], env)[0]
         load = os.getloadavg()[0]
         for _ in range(options.runs):
             for name, checkout in checkouts.items():
@@ -71,11 +69,8 @@ def main() -> None:
                     raise SystemExit(f"{name}: a board was computed in a run with nothing changed:\n{out}")
                 times[name].append((wall, cpu))
         load = max(load, os.getloadavg()[0])
-    rows = []
-    for name, runs in times.items():
-        wall = statistics.median(w for w, _ in runs)
-        rows.append(f"| {name} | {first[name][0]:.2f} s | {wall:.2f} s | {min(w for w, _ in runs):.2f} s | "
-                    f"{statistics.median(c for _, c in runs):.2f} s | {'yes' if wall <= BUDGET_SECONDS else 'no'} |")
+    rows = [f"| {name} | {first[name]:.2f} s | {timing_cells(runs, BUDGET_SECONDS, 2)} |"
+            for name, runs in times.items()]
     boards = len(list((ROOT / "site_src" / "boards").glob("*.toml")))
     text = "\n".join([
         BEGIN, "",
