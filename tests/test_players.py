@@ -27,12 +27,12 @@ from chutes.compute.solve.races import (
     DIGITS,
     MAX_PLAYERS,
     Race,
-    finish_numerators,
     position_chances,
     race,
     races_together,
     seat_chances,
 )
+from chutes.compute.solve.recurrence import finishing, numerators
 from chutes.compute.solve.simulate import game_lengths
 from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
@@ -263,12 +263,12 @@ def test_races_together_agree_with_the_vector_iteration(slug: str, square: int, 
 
 
 @pytest.mark.parametrize("slug, square", [("classic", 0), ("noordenbos", 0), ("uk", 30)])
-def test_finish_numerators_continue_the_matrix_powers(slug: str, square: int) -> None:
+def test_the_finishing_recurrence_continues_the_matrix_powers(slug: str, square: int) -> None:
     """The power series gives eᵢᵀMˡf exactly, far beyond the 2d terms it is built from (and across a doubling)."""
     c = chain(slug)
     i = c.index[square]
     terms = 9 * c.size
-    assert list(islice(finish_numerators(c, i), terms)) == krylov(c, i, list(c.finish), terms)
+    assert list(islice(numerators(finishing(c, i)), terms)) == krylov(c, i, list(c.finish), terms)
 
 
 def test_a_large_state_map_is_an_even_sample(monkeypatch: pytest.MonkeyPatch) -> None:

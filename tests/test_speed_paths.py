@@ -34,7 +34,7 @@ from chutes.compute.record.series import (
     length_series,
 )
 from chutes.compute.solve.chain import TurnChain, turn_chain
-from chutes.compute.solve.exact import DECIDED_QUANTILE, EXACT_TURNS, bounds, distribution
+from chutes.compute.solve.exact import DECIDED_QUANTILE, EXACT_TURNS, bounds, by_series, distribution
 from chutes.compute.solve.jumps import shortest_game
 
 SIMULATED = np.array([1, 2, 3, 3, 5, 8, 13, 21, 40, 70], dtype=np.int64)
@@ -275,6 +275,19 @@ def test_landmarks_past_the_bit_limit_are_decided_by_more_exact_terms_never_gues
         cut.mode()
     with pytest.raises(ValueError):
         cut.cdf(21)
+
+
+@pytest.mark.parametrize("slug", ["classic-roll-again", "classic-three-sixes"])
+def test_the_terms_from_the_finishing_recurrence_are_the_walk_s(slug: str) -> None:
+    """Where the chain's distribution comes from the series (a dense roll-again chain), its exact terms are the
+    integer walk's, and its float tail, started from the start in floats, the walk's to 12 significant digits."""
+    c = chain(slug)
+    assert by_series(c)
+    walked, series = distribution(c), distribution(c, c.finishing)
+    assert (series.numerators, series.alive, series.peak) == (walked.numerators, walked.alive, walked.peak)
+    assert len(series.tail_floats) == len(walked.tail_floats) > 0
+    np.testing.assert_allclose(series.tail_floats, walked.tail_floats, rtol=1e-12)
+    np.testing.assert_allclose(series.tail_survival, walked.tail_survival, rtol=1e-12)
 
 
 def test_the_integer_terms_are_the_fractions() -> None:

@@ -24,7 +24,7 @@ from flint import fmpq, fmpq_mat, fmpz_mat
 
 from ..board.model import Board
 from ..board.reach import doomed_squares, passed_squares, roll_squares
-from . import exact, floats, landing, threeplayer, twoplayer
+from . import exact, floats, landing, recurrence, threeplayer, twoplayer
 from .integer import IntegerChain
 
 
@@ -71,9 +71,15 @@ class TurnChain(IntegerChain):
         return exact.moments(self, self.expected_turns)
 
     @cached_property
+    def finishing(self) -> recurrence.Finishing:
+        """The chance of finishing at each turn from the start as a linear recurrence (`recurrence.finishing`):
+        the first player's chance reads it, and the length distribution too where the matrix is dense."""
+        return recurrence.finishing(self, self.start)
+
+    @cached_property
     def distribution(self) -> exact.Distribution:
         """The game-length distribution from the start, exact as far as it is kept (`exact.distribution`)."""
-        return exact.distribution(self)
+        return exact.distribution(self, self.finishing if exact.by_series(self) else None)
 
     @cached_property
     def landing_chances(self) -> dict[int, Fraction] | None:
@@ -84,7 +90,7 @@ class TurnChain(IntegerChain):
     @cached_property
     def first_player_wins(self) -> Fraction:
         """The exact chance that the first of two players wins (`twoplayer.first_player_wins`)."""
-        return twoplayer.first_player_wins(self)
+        return twoplayer.first_player_wins(self, found=self.finishing)
 
     @cached_property
     def first_of_three_seconds(self) -> float:

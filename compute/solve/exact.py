@@ -13,10 +13,12 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import islice
 
+import gmpy2
 import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
 from .integer import IntegerChain
+from .recurrence import Finishing, numerators
 
 EXACT_TURNS = 500
 """The distribution's terms are kept exact for at least this many turns (the bounds after 9, 100 and 500
@@ -78,10 +80,12 @@ def moments(chain: IntegerChain, turns: list[Fraction] | None = None) -> tuple[F
 @dataclass(frozen=True)
 class FloatTail:
     """Where the exact part of a distribution ended, for its float continuation (`terms`): the games still
-    running after `turns` exact turns, u·Mᵏ as integers over `power` = sᵏ, and when to stop (`distribution`)."""
+    running after `turns` exact turns, u·Mᵏ as integers over `power` = sᵏ (None where the exact terms came from
+    the series, which has no vector: see `terms`), their total `alive`, and when to stop (`distribution`)."""
 
     chain: IntegerChain
-    vector: tuple[int, ...]
+    vector: tuple[int, ...] | None
+    alive: int
     power: int
     turns: int
     loose: int | float
@@ -95,8 +99,15 @@ class FloatTail:
 
         QT = csr_array(self.chain.Q_float.T)
         r = self.chain.r_float
-        x = np.array([v / self.power for v in self.vector])
-        tail = sum(self.vector) / self.power
+        tail = self.alive / self.power
+        if self.vector is not None:
+            x = np.array([v / self.power for v in self.vector])
+        else:  # u·Qᵏ in floats from the start (no cancellation: every entry a sum of nonnegative terms), scaled to
+            x = np.zeros(self.chain.size)  # the exact mass still running
+            x[self.chain.start] = 1.0
+            for _ in range(self.turns):
+                x = QT @ x
+            x *= tail / x.sum()
         k = self.turns
         floor = _float_above(self.exact_tail)  # a float below it is below exact_tail: one float comparison a step
         floats: list[float] = []
@@ -264,23 +275,56 @@ class _DenseWalk:
         return [int(v) for v in self.vector.entries()]
 
 
+class _SeriesTerms:
+    """The same numerators from the finishing recurrence (`recurrence.numerators`), with no vector."""
+
+    def __init__(self, found: Finishing, first: int) -> None:
+        self.terms = numerators(found, first)
+        self.current: int | None = None  # drawn when first asked for: a step past the last term expands nothing
+
+    def finished(self) -> int:
+        if self.current is None:
+            self.current = next(self.terms)
+        return self.current
+
+    def step(self) -> None:
+        self.current = None
+
+    def entries(self) -> None:
+        return None
+
+
 DENSE = 16
 """M counts as dense when more than one entry in DENSE is nonzero (measured: flint's dense product costs
 about 1/13 to 1/33 of the Python loop per entry)."""
 
 
-def _walk(chain: IntegerChain) -> _SparseWalk | _DenseWalk:
-    """The integer row vector u·Mᵏ, one turn at a time: a Python loop over the nonzeros of M when M is sparse,
-    python-flint's row-times-matrix product when M is dense (a roll-again turn reaches most squares)."""
-    dense = DENSE * sum(len(row) for row in chain.rows) > chain.size * chain.size
-    return _DenseWalk(chain) if dense else _SparseWalk(chain)
+def _dense(chain: IntegerChain) -> bool:
+    return DENSE * sum(len(row) for row in chain.rows) > chain.size * chain.size
 
 
-def distribution(chain: IntegerChain, exact_tail: Fraction = EXACT_TAIL, float_tail: float = FLOAT_TAIL,
-                 exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS, exact_turns: int = EXACT_TURNS,
-                 decide: Fraction = DECIDED_QUANTILE) -> Distribution:
+def by_series(chain: IntegerChain, exact_turns: int = EXACT_TURNS) -> bool:
+    """Whether the exact terms are cheaper from the finishing recurrence than from the walk: where M is dense
+    (a roll-again turn reaches most squares) and the 2d products with M that find the recurrence are fewer than
+    the walk's `exact_turns` (the first player's chance needs the recurrence anyway)."""
+    return _dense(chain) and 2 * chain.size < exact_turns
+
+
+def _walk(chain: IntegerChain, found: Finishing | None, exact_turns: int) -> _SparseWalk | _DenseWalk | _SeriesTerms:
+    """The numerators u·Mᵏ·f, one turn at a time: from the finishing recurrence if `found`, else by the integer
+    row vector u·Mᵏ: a Python loop over the nonzeros of M when M is sparse, python-flint's row-times-matrix
+    product when M is dense."""
+    if found is not None:
+        return _SeriesTerms(found, exact_turns)
+    return _DenseWalk(chain) if _dense(chain) else _SparseWalk(chain)
+
+
+def distribution(chain: IntegerChain, found: Finishing | None = None, exact_tail: Fraction = EXACT_TAIL,
+                 float_tail: float = FLOAT_TAIL, exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS,
+                 exact_turns: int = EXACT_TURNS, decide: Fraction = DECIDED_QUANTILE) -> Distribution:
     """The game-length distribution from the start: P(T = k) = u·M^(k−1)·f / sᵏ by integer vector iteration,
-    each term kept as its integer numerator over the implied sᵏ (no rounding, no fraction reduced).
+    or from the finishing recurrence from the start if it is given (`found`, see `by_series`), each term kept
+    as its integer numerator over the implied sᵏ (no rounding, no fraction reduced).
 
     Exact terms are kept up to `exact_turns` turns (fewer if the tail falls below `exact_tail` or sᵏ passes
     `exact_bits` bits first) and in any case until these are decided exactly (at most `max_terms` terms;
@@ -298,7 +342,7 @@ def distribution(chain: IntegerChain, exact_tail: Fraction = EXACT_TAIL, float_t
     if any(sum(w for _, w in row) + f != s for row, f in zip(rows, finish)):
         raise ArithmeticError("the turn chain loses probability: a row of M plus its finish is not the scale")
     top = max(finish, default=0)
-    walk = _walk(chain)
+    walk = _walk(chain, found, exact_turns)
     numerators: list[int] = []
     power, cumulative, best, best_at, peak = 1, 0, 0, 0, 0
     reached = horizon = False
@@ -323,12 +367,12 @@ def distribution(chain: IntegerChain, exact_tail: Fraction = EXACT_TAIL, float_t
         if k >= max_terms or (peak and reached and (k >= exact_turns or horizon)):
             break
     vector = walk.entries()
-    if sum(vector) != alive:
+    if vector is not None and sum(vector) != alive:
         raise ArithmeticError("the turn chain loses probability: P(T > k) is not 1 − P(T ≤ k)")
     tail = None
     if alive and float_tail > 0 and not alive * tail_d < tail_n * power:
-        tail = FloatTail(chain, tuple(vector), power, len(numerators), min(_bits_horizon(s, exact_bits), max_terms),
-                         exact_tail, float_tail)
+        tail = FloatTail(chain, None if vector is None else tuple(vector), alive, power, len(numerators),
+                         min(_bits_horizon(s, exact_bits), max_terms), exact_tail, float_tail)
     return Distribution(s, tuple(numerators), alive, peak, tail)
 
 
@@ -336,12 +380,13 @@ def bound_terms(dist: Distribution) -> Iterator[tuple[int, int, int]]:
     """For n = 1, 2, … over the exact part: (D, squares, rest) as integers, D = sⁿ, squares = D²·Σ_{k≤n} P(T = k)²
     and rest = D·(1 − Σ_{k≤n} P(T = k)): the lower bound on the first player's chance after n turns is
     ½ + ½·squares/D², the upper bound adds ½·rest²/D². Integers over the implied denominator, each from the
-    last by a multiplication by s or s²: no gcd per term."""
-    s2 = dist.scale**2
-    squares = 0
+    last by a multiplication by s or s²: no gcd per term (in GMP, whose products of large integers are several
+    times quicker than Python's, handed out as Python integers)."""
+    s2 = gmpy2.mpz(dist.scale) ** 2
+    squares = gmpy2.mpz(0)
     for power, a, cumulative in dist.scaled_terms():
-        squares = squares * s2 + a * a
-        yield power, squares, power - cumulative
+        squares = squares * s2 + gmpy2.mpz(a) ** 2
+        yield power, int(squares), power - cumulative
 
 
 def bounds(dist: Distribution, n: int) -> tuple[Fraction, Fraction]:

@@ -21,14 +21,13 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb, arb_mat, ctx, fmpq, fmpz_poly, fmpz_series
+from flint import arb, arb_mat, ctx, fmpq
 from scipy.sparse import csr_array
 
 from ..board.limits import MAX_PLAYERS
 from ..numbers import exact_json
 from .chain import TurnChain
-from .integer import IntegerChain
-from .modular import krylov, minimal_polynomial
+from .recurrence import finishing, numerators
 from .twoplayer import pair_wins
 
 DIGITS = 35
@@ -110,7 +109,7 @@ def races_together(chain: TurnChain, square: int, counts: list[int], digits: int
 
     Players on one square share one game-length distribution, so each turn k needs only three numbers:
     P(T = k), P(T > k) and E[(T − k)⁺] (the first seat's expected turns left, for the tail of the expected
-    rounds). The first two are exact (`finish_numerators`: a power series, not d² work a turn), the
+    rounds). The first two are exact (`recurrence.numerators`: a power series, not d² work a turn), the
     third is E[T] − Σ_{j<k} P(T > j). Only where the scale s is so large that exact terms would cost more
     than d² a turn is a vector of d balls iterated instead (`_vector_turns`), once for every count. Seat i
     (from 0) wins at turn k with P(T = k)·P(T > k)ⁱ·P(T ≥ k)ⁿ⁻¹⁻ⁱ; the remainder is bounded as in `race`."""
@@ -151,7 +150,8 @@ def _exact_turns(chain: TurnChain, index: int, needed: int) -> Iterator[tuple[ar
     s = chain.scale
     unit = arb(1) / s
     power, cumulative, scale = 1, 0, arb(1)  # sᵏ, P(T ≤ k)·sᵏ and s⁻ᵏ
-    for a in finish_numerators(chain, index, needed):
+    found = chain.finishing if index == chain.start else finishing(chain, index)
+    for a in numerators(found, needed):
         power *= s
         cumulative = cumulative * s + a
         scale *= unit
@@ -310,44 +310,3 @@ def rounds_record(chain: TurnChain, players: int) -> dict[str, Any]:
     median, ninety = (rounds_quantile(chain, players, q) for q in (Fraction(1, 2), Fraction(9, 10)))
     return {"median": median, "ninety": ninety, "median_share": rounds_share(chain, players, median),
             "ninety_share": rounds_share(chain, players, ninety)}
-
-
-def finish_numerators(chain: IntegerChain, index: int, first: int = 0) -> Iterator[int]:
-    """γₗ = eᵢᵀ Mˡ f for l = 0, 1, 2, … without end (P(T = l + 1) from state `index` is γₗ / sˡ⁺¹), exactly:
-    as many game-length terms as a race's sum needs, from one power series division.
-
-    The sequence satisfies the recurrence of its minimal polynomial m (monic, integer, degree k ≤ d, found from
-    2d terms: `modular.minimal_polynomial`), so Σₗ γₗ xˡ = low(x) / rev_m(x), with rev_m(0) = 1 and low the
-    first k terms times rev_m. Expanding that ratio as a power series (python-flint's fmpz_series division,
-    fast multiplication inside) gives thousands of exact terms in about the time of a few dozen matrix-vector
-    products, where iterating the d×d matrix would cost d² operations per term.
-
-    The series is expanded to `first` terms at once (at least 2d, the terms the minimal polynomial is found
-    from), then to twice as many each time the caller asks for more; each expansion repeats the previous
-    terms, so the total work is at most twice that of the last one."""
-    d = chain.size
-    gamma = krylov(chain, index, list(chain.finish), 2 * d)
-    yield from gamma
-    m = minimal_polynomial(gamma, d, chain.scale)
-    k = len(m) - 1
-    if k == 0:  # the zero sequence: no game from this state ever ends (never a state of a turn chain)
-        while True:
-            yield 0
-    rev = fmpz_poly(m[::-1])
-    low = rev.mul_low(fmpz_poly(gamma[:k]), k)
-    given, terms = 2 * d, max(first, 4 * d)
-    while True:
-        for coefficient in _expand(low, rev, terms)[given:]:
-            yield int(coefficient)
-        given, terms = terms, 2 * terms
-
-
-def _expand(low: fmpz_poly, rev: fmpz_poly, terms: int) -> list:
-    """The first `terms` coefficients of low / rev as a power series (zeros included)."""
-    old = ctx.cap
-    ctx.cap = terms
-    try:
-        coefficients = (fmpz_series(low, prec=terms) / fmpz_series(rev, prec=terms)).coeffs()
-    finally:
-        ctx.cap = old
-    return coefficients + [0] * (terms - len(coefficients))

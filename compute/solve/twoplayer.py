@@ -73,6 +73,7 @@ from .modular import (
     reduced_fraction,
     run_parallel,
 )
+from .recurrence import Finishing
 
 # ------------------------------------------------------------------------------------------------------
 # Half-degree method
@@ -169,14 +170,16 @@ def _half_residues(even_part: list[int], odd_part: list[int], b: list[int], k: i
 
 
 def _half_bilinear(chain: IntegerChain, alpha: list[int], beta: list[int] | None = None,
-                   parallel: bool | None = None, timings: dict[str, float] | None = None) -> Fraction:
-    """V = Σ_l α_l β_l / s^(2l+2) exactly by the half-degree method (β = α if None); 2d terms of each.
+                   parallel: bool | None = None, timings: dict[str, float] | None = None,
+                   alpha_polynomial: list[int] | None = None) -> Fraction:
+    """V = Σ_l α_l β_l / s^(2l+2) exactly by the half-degree method (β = α if None); 2d terms of each, and the
+    minimal polynomial of α if it is known already.
 
     Requires 0 ≤ V ≤ 1 (true for both uses here). `timings` collects CPU seconds per stage."""
     clock = time.process_time
     t = clock()
     d, s = chain.size, chain.scale
-    m = minimal_polynomial(alpha, d, s)
+    m = alpha_polynomial or minimal_polynomial(alpha, d, s)
     if beta is not None:
         m_beta = minimal_polynomial(beta, d, s)
         if m_beta != m:
@@ -232,18 +235,22 @@ def _half_bilinear(chain: IntegerChain, alpha: list[int], beta: list[int] | None
     return reduced_fraction(N, setup.scale * W)
 
 
-def first_player_wins(chain: IntegerChain, parallel: bool | None = None) -> Fraction:
-    """Exact probability that the first of two players (both on the start) wins (half-degree method)."""
-    return _first_player_half(chain, parallel)
+def first_player_wins(chain: IntegerChain, parallel: bool | None = None, found: Finishing | None = None) -> Fraction:
+    """Exact probability that the first of two players (both on the start) wins (half-degree method), from the
+    finishing sequence from the start and its recurrence (`found`, computed here if not given)."""
+    return _first_player_half(chain, parallel, found=found)
 
 
 def _first_player_half(chain: IntegerChain, parallel: bool | None = None,
-                       timings: dict[str, float] | None = None) -> Fraction:
-    t = time.process_time()
-    gamma = krylov(chain, chain.start, list(chain.finish), 2 * chain.size)
-    if timings is not None:
-        timings["krylov"] = time.process_time() - t
-    same_turn = _half_bilinear(chain, gamma, None, parallel, timings)
+                       timings: dict[str, float] | None = None, found: Finishing | None = None) -> Fraction:
+    if found is None:
+        t = time.process_time()
+        gamma = krylov(chain, chain.start, list(chain.finish), 2 * chain.size)
+        if timings is not None:
+            timings["krylov"] = time.process_time() - t
+        same_turn = _half_bilinear(chain, gamma, None, parallel, timings)
+    else:
+        same_turn = _half_bilinear(chain, list(found.head), None, parallel, timings, list(found.polynomial))
     return reduced_fraction(same_turn.denominator + same_turn.numerator, 2 * same_turn.denominator)
 
 
