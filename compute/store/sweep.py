@@ -17,6 +17,7 @@ import multiprocessing.forkserver
 import os
 import shutil
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -173,6 +174,7 @@ def _connect(scheduler: str) -> Any:
     except ImportError:
         raise SweepError("--scheduler needs dask.distributed: pip install 'chutes-exact[dask]'") from None
     try:
+        _listening(scheduler)
         client = Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise SweepError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
@@ -183,6 +185,16 @@ def _connect(scheduler: str) -> Any:
         raise SweepError(f"--scheduler {scheduler}: the Dask cluster has no workers (start some with "
                          f"'dask worker {scheduler}')") from None
     return client
+
+
+def _listening(scheduler: str) -> None:
+    """For a tcp:// address, OSError at once if nothing listens there (Dask's client would retry a refused
+    connection until CONNECT_SECONDS have passed); ValueError for an address with no port."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    protocol, location = parse_address(scheduler)
+    if protocol == "tcp":
+        socket.create_connection(parse_host_port(location), timeout=CONNECT_SECONDS).close()
 
 
 def check_cluster(scheduler: str) -> None:
