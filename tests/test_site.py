@@ -100,6 +100,17 @@ def test_the_built_site_is_offline_and_its_links_work(built_site: Path) -> None:
     assert broken_links(built_site) == []
 
 
+def test_every_page_s_headings_go_down_one_level_at_a_time(built_site: Path) -> None:
+    """A page's content starts with its h1 and never skips a level going down (h2 → h4): screen readers list the
+    headings as an outline, and Lighthouse's accessibility score counts a skipped level against the page."""
+    for page in built_site.rglob("index.html"):
+        html = page.read_text()
+        content = html[html.find("<article"):html.find("</article>")]
+        levels = [int(level) for level in re.findall(r"<h([1-6])[\s>]", content)]
+        assert levels[:1] == [1], page
+        assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), (page, levels)
+
+
 def test_checks_catch_outside_urls_and_broken_links(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "index.html").write_text(
