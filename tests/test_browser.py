@@ -491,6 +491,25 @@ def test_every_page_loads_draws_its_charts_and_fits_a_phone(
     _walk_on_a_phone(built_site, server, open_page, [u for u in urls if u not in walked])
 
 
+def test_the_answer_the_headline_numbers_and_the_tables_need_no_script(server: str, open_page,
+                                                                    bundled_records: list[dict]) -> None:
+    """With JavaScript off, a phone still shows a board page's answer (the rounds and minutes for 2 to 4 players),
+    its headline numbers from the record, and its tables (the charts' own data tables among them, in their
+    closed boxes)."""
+    record = next(r for r in bundled_records if r["slug"] == "classic")["results"]
+    watched = open_page(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = watched.page
+    page.goto(server + "/boards/classic/")
+    text = page.locator("article").inner_text()
+    assert f"{float(record['expected_turns']['decimal']):.1f} turns on average" in text
+    assert f"{100 * float(record['first_player_wins']['decimal']):.1f}%" in text
+    answer = page.locator("article table").first
+    assert answer.is_visible() and "minutes" in answer.inner_text()
+    assert answer.locator("tbody tr").count() == 3  # 2, 3 and 4 players
+    assert page.locator("article table").count() >= page.locator("details.chart-data").count() > 0
+    watched.assert_clean()
+
+
 def test_the_calculator_fields_look_editable_and_say_what_is_wrong(server: str, watched: Watched) -> None:
     page = watched.page
     page.goto(server + "/boards/classic/")
