@@ -102,8 +102,10 @@ class FloatTail:
         tail = self.alive / self.power
         if self.vector is not None:
             x = np.array([v / self.power for v in self.vector])
-        else:  # u·Qᵏ in floats from the start (no cancellation: every entry a sum of nonnegative terms), scaled to
-            x = np.zeros(self.chain.size)  # the exact mass still running
+        else:
+            # u·Qᵏ in floats from the start (no cancellation: every entry is a sum of nonnegative terms), scaled
+            # to the exact mass still running
+            x = np.zeros(self.chain.size)
             x[self.chain.start] = 1.0
             for _ in range(self.turns):
                 x = QT @ x
