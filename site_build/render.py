@@ -107,7 +107,9 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     literature = literature_context(sources or [DEFAULT_SITE_SRC], pages)
     if literature is not None:
         files["literature.md"] = _render(env, "literature.md.j2", **literature)
-    files["design.md"] = _render(env, "design.md.j2", boards=figures.safe_json(design_boards(listed)),
+    starts = design_boards(listed)
+    files["design.md"] = _render(env, "design.md.j2", boards=figures.safe_json(starts),
+                                 choices=[(b["slug"], b["title"]) for b in starts],
                                  length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE),
                                  within=constants.site_constants()["WITHIN"])
     schema = record_schema()

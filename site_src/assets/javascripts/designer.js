@@ -770,16 +770,6 @@
       choice.textContent = k < 0 ? "no limit" : String(k);
       el.limit.appendChild(choice);
     }
-    boards.forEach(function (b) {
-      var option = document.createElement("option");
-      option.value = b.slug;
-      option.textContent = b.title;
-      el.from.appendChild(option);
-    });
-    var empty = document.createElement("option");
-    empty.value = "";
-    empty.textContent = "an empty board";
-    el.from.appendChild(empty);
 
     fromAddress();
     list();

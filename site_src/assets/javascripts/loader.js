@@ -1,8 +1,9 @@
 /*
  * Loads what a page needs, and only that: charts.js (which fetches plotly.js) on a page with a chart,
  * constants.js, engine.js then calculator.js with the calculator, alive.js on a board page, fraction.js
- * with a fraction too long for its page, and on the design page its stylesheet, constants.js, engine.js,
- * calculator.js, the design page's parts that need no page (design-*.js) and designer.js. constants.js,
+ * with a fraction too long for its page, and on the design page its stylesheet (when instant navigation
+ * brought the page: loaded whole, the page has it in its head), constants.js, engine.js, calculator.js, the
+ * design page's parts that need no page (design-*.js) and designer.js. constants.js,
  * written by `chutes build`, holds the values shared with the Python side: it comes before every script
  * that reads them. Instant navigation changes pages without a new
  * document: this looks again after every change of page; each script loads once, after those before it.
