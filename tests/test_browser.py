@@ -390,7 +390,9 @@ def _first_visit(browser: Browser, url: str) -> dict[str, int]:
     page.goto(url)
     page.wait_for_load_state("networkidle")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    page.wait_for_load_state("networkidle")
+    # the charts near the end are drawn after the scroll, plotly.js fetched for them (networkidle was before it)
+    page.wait_for_function("!document.querySelector('.chutes-chart')"
+                           " || document.querySelector('.chutes-chart[data-rendered=\"done\"]')")
     context.close()
     return sizes
 
@@ -408,8 +410,15 @@ def test_pages_stay_within_their_weight(server: str, browser: Browser) -> None:
 
 
 def test_charts_below_the_fold_wait_until_they_come_into_view(server: str, watched: Watched) -> None:
+    """A board page whose first chart lies below the screen loads no plotly.js until the reader scrolls; then the
+    charts within a screen's height are drawn, and those further down only as they come near."""
     page = watched.page
     page.goto(server + "/boards/classic/")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("document.querySelector('#chart-board').getBoundingClientRect().top") > 900
+    assert page.evaluate("[typeof window.Plotly, document.querySelector('#chart-board').dataset.rendered]") == [
+        "undefined", None]
+    page.mouse.wheel(0, 200)
     page.wait_for_function("document.querySelector('#chart-board').dataset.rendered === 'done'")
     assert page.evaluate("document.querySelector('#chart-add-jump').dataset.rendered") is None
     page.locator("#chart-add-jump").scroll_into_view_if_needed()
@@ -694,6 +703,7 @@ def test_the_turn_shown_is_in_the_address(server: str, open_page, bundled_record
     assert again.page.evaluate(SHOWN) == page.evaluate(SHOWN)
     assert again.page.evaluate(TABLE) == page.evaluate(TABLE)
     again.page.goto(server + "/boards/noordenbos/?turn=99999")  # past the end: the last turn
+    again.page.locator("#chart-alive").scroll_into_view_if_needed()
     last_turn = record["series"]["positions"]["turns"][-1]
     _wait_for_turn(again.page, last_turn)
     _alive_matches_the_record(again.page, record, last_turn)

@@ -3,8 +3,9 @@
  * <script>, which instant navigation would try to run), and keep it right:
  * after instant navigation (Material's document$), when the reader switches between light and dark,
  * when the window is resized, and when a chart inside a tab becomes visible.
- * plotly.js (1.5 MB) is fetched only by a page that has a chart, and a chart is drawn when it comes near
- * the screen (a chart in tabs: when its set of tabs does), or when the page is printed.
+ * plotly.js (1.5 MB) is fetched only by a page that has a chart, and a chart is drawn when it is on the
+ * screen, when it comes near the screen once the reader has scrolled (a chart in tabs: when its set of tabs
+ * does), or when the page is printed.
  * The mode bar's camera saves the chart as a PNG on white, titled, named and credited, whatever the palette.
  */
 (function () {
@@ -141,22 +142,47 @@
     return Plotly.react(el, figure.data, fitLegend(el, applyColours(figure.layout)), configOf(figure));
   }
 
-  /* Draw a chart when it (or the set of tabs holding it) comes within a screen's height of the view. */
-  var nearby = new IntersectionObserver(function (entries) {
-    entries.forEach(function (entry) {
-      if (!entry.isIntersecting) return;
-      nearby.unobserve(entry.target);
-      var charts = entry.target.classList.contains("chutes-chart") ? [entry.target]
-        : entry.target.querySelectorAll(".chutes-chart");
-      Array.prototype.forEach.call(charts, render);
-    });
-  }, { rootMargin: "100% 0px" });
+  /* Draw a chart when it (or the set of tabs holding it) is on the screen, and, once the reader has scrolled,
+     when it comes within a screen's height of the view: a reader who reads only the top of a page (a phone
+     opening a shared link at its answer) does not wait for plotly.js, and one who scrolls finds the next
+     charts drawn before reaching them. */
+  var targets = [];
+  var lookingAhead = false;
+
+  function drawWhenWithin(margin) {
+    return new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) return;
+        inView.unobserve(entry.target);
+        nearby.unobserve(entry.target);
+        var charts = entry.target.classList.contains("chutes-chart") ? [entry.target]
+          : entry.target.querySelectorAll(".chutes-chart");
+        Array.prototype.forEach.call(charts, render);
+      });
+    }, { rootMargin: margin });
+  }
+  var inView = drawWhenWithin("0px");
+  var nearby = drawWhenWithin("100% 0px");
+
+  function lookAhead() {
+    if (lookingAhead) return;
+    lookingAhead = true;
+    targets.forEach(function (target) { nearby.observe(target); });
+  }
+  window.addEventListener("scroll", lookAhead, { passive: true });
 
   function renderAll() {
     forgetDetached();
-    nearby.disconnect(); // a new page: forget the charts of the previous one
+    inView.disconnect(); // a new page: forget the charts of the previous one
+    nearby.disconnect();
+    lookingAhead = false;
+    targets = [];
     document.querySelectorAll(".chutes-chart").forEach(function (el) {
-      if (!el.dataset.rendered) nearby.observe(el.closest(".tabbed-set") || el);
+      var target = el.closest(".tabbed-set") || el;
+      if (!el.dataset.rendered && targets.indexOf(target) < 0) {
+        targets.push(target);
+        inView.observe(target);
+      }
     });
     if (printing.matches) renderEverything();
   }
