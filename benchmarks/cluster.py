@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from distributed import Client, LocalCluster  # noqa: E402
 from run import random_board  # noqa: E402
-from sections import write_section  # noqa: E402
+from sections import write_table  # noqa: E402
 
 from chutes.compute.board.file import load_board  # noqa: E402
 from chutes.compute.numbers import digit_count  # noqa: E402
@@ -129,8 +129,7 @@ def main() -> None:
     rows = [row("two", f"first player, random 800 squares (d = {jobs['two'][1].size}, "
                        f"{digit_count(two.denominator):,} digits)"),
             row("three", f"first of three, classic ({digit_count(three.denominator):,} digits)")]
-    text = "\n".join([
-        BEGIN, "",
+    intro = (
         f"Work modulo primes on a Dask cluster (`python benchmarks/cluster.py`, {platform.machine()}, 2 cores, run "
         f"{time.strftime('%Y-%m-%d')}; the load average reached {load:.1f}: other work shared the cores). Wall "
         f"seconds, the best of {repeats} interleaved runs: the residues in one local process; in two "
@@ -138,12 +137,10 @@ def main() -> None:
         f"`LocalCluster` of 1 and of 2 single-threaded workers on the same machine, with the busiest worker's CPU "
         f"seconds (the setup, the Chinese remainders and the checks stay in this process). Identical fractions. "
         f"Projected for n workers with a free core each: the local run's serial CPU plus its residues' CPU over n "
-        f"(transfers not counted).", "",
-        "| computation | one process | two local processes | 1 worker | 2 workers | projected for n workers |",
-        "|---|---|---|---|---|---|", *rows, "",
-        END])
-    write_section(RESULTS, BEGIN, END, text)
-    print(text)
+        f"(transfers not counted).")
+    columns = ["computation", "one process", "two local processes", "1 worker", "2 workers",
+               "projected for n workers"]
+    print(write_table(RESULTS, BEGIN, END, intro, columns, rows))
 
 
 if __name__ == "__main__":

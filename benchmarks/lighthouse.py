@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from sections import write_section  # noqa: E402
+from sections import write_table  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- lighthouse.py: begin -->", "<!-- lighthouse.py: end -->"
@@ -144,17 +144,15 @@ def main() -> None:
                     f"{median['blocking']:,.0f} ms | {median['interactive'] / 1000:.1f} s | "
                     f"{median['contentful'] / 1000:.1f} s | {within} |")
     version = json.loads((TOOL / "node_modules" / "lighthouse" / "package.json").read_text())["version"]
-    text = "\n".join([
-        BEGIN, "",
+    intro = (
         f"Lighthouse {version} (`python benchmarks/lighthouse.py`, {platform.machine()}, run "
         f"{time.strftime('%Y-%m-%d')}): each page {args.runs} times, interleaved, mobile form factor (simulated "
         f"slow 4G, 4× CPU slowdown) in Debian's Chromium, the site served gzip-compressed; medians (performance: "
         f"lowest–highest). Budgets: performance ≥ {BUDGET_PERFORMANCE} (home ≥ {BUDGET_HOME}), accessibility "
-        f"{BUDGET_ACCESSIBILITY}.", "",
-        "| page | performance | accessibility | total blocking time | interactive | largest paint | within |",
-        "|---|---|---|---|---|---|---|", *rows, "", END])
-    write_section(RESULTS, BEGIN, END, text)
-    print(text)
+        f"{BUDGET_ACCESSIBILITY}.")
+    columns = ["page", "performance", "accessibility", "total blocking time", "interactive", "largest paint",
+               "within"]
+    print(write_table(RESULTS, BEGIN, END, intro, columns, rows))
 
 
 if __name__ == "__main__":

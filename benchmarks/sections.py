@@ -13,3 +13,12 @@ def write_section(path: Path, begin: str, end: str, text: str) -> None:
         path.write_text(old[:old.index(begin)] + text + old[old.index(end) + len(end):])
     else:
         path.write_text(old.rstrip("\n") + "\n\n" + text + "\n")
+
+
+def write_table(path: Path, begin: str, end: str, intro: str, columns: list[str], rows: list[str]) -> str:
+    """A section of one paragraph and one table (`columns`, then `rows`, each a Markdown table row) written in
+    place of the old one (`write_section`); returns its text."""
+    text = "\n".join([begin, "", intro, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns), *rows,
+                      "", end])
+    write_section(path, begin, end, text)
+    return text

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from sections import write_section  # noqa: E402
+from sections import write_table  # noqa: E402
 from timing import timed_process, timing_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
@@ -86,18 +86,14 @@ def main() -> None:
         raise SystemExit("the runs printed different output")
     rows = [f"| {name} | {condition} | {timing_cells(runs, BUDGET_SECONDS, 3)} |"
             for (name, condition), runs in times.items()]
-    text = "\n".join([
-        BEGIN, "",
+    intro = (
         f"Start-up (`python benchmarks/startup.py`, {platform.machine()}, Python {platform.python_version()}, run "
         f"{time.strftime('%Y-%m-%d')}): `chutes solve classic --json` as a whole process, {options.runs} runs per "
         f"row, interleaved; warm = the project's cached bytecode, no bytecode = its modules compiled on every run "
         f"(installed libraries keep theirs); the load average reached {load:.1f} on 2 cores. Budget: median ≤ "
-        f"{BUDGET_SECONDS:.2f} s. Every run printed the same {len(next(iter(outputs))):,} bytes.", "",
-        "| code | bytecode | median wall | fastest wall | median CPU | within budget |",
-        "|---|---|---|---|---|---|", *rows, "",
-        END])
-    write_section(RESULTS, BEGIN, END, text)
-    print(text)
+        f"{BUDGET_SECONDS:.2f} s. Every run printed the same {len(next(iter(outputs))):,} bytes.")
+    columns = ["code", "bytecode", "median wall", "fastest wall", "median CPU", "within budget"]
+    print(write_table(RESULTS, BEGIN, END, intro, columns, rows))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from sections import write_section  # noqa: E402
+from sections import write_table  # noqa: E402
 from timing import timed_process, timing_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
@@ -72,17 +72,13 @@ def main() -> None:
     rows = [f"| {name} | {first[name]:.2f} s | {timing_cells(runs, BUDGET_SECONDS, 2)} |"
             for name, runs in times.items()]
     boards = len(list((ROOT / "site_src" / "boards").glob("*.toml")))
-    text = "\n".join([
-        BEGIN, "",
+    intro = (
         f"Nothing to compute (`python benchmarks/unchanged.py`, {platform.machine()}, run {time.strftime('%Y-%m-%d')}):"
         f" `chutes compute` of the {boards} bundled boards as a whole process, every record up to date; the first "
         f"read of the records alone, then {options.runs} runs per checkout, interleaved; the load average reached "
-        f"{load:.1f} on {os.cpu_count()} cores. Budget: median ≤ {BUDGET_SECONDS:.0f} s.", "",
-        "| code | first read | median wall | fastest wall | median CPU | within budget |",
-        "|---|---|---|---|---|---|", *rows, "",
-        END])
-    write_section(RESULTS, BEGIN, END, text)
-    print(text)
+        f"{load:.1f} on {os.cpu_count()} cores. Budget: median ≤ {BUDGET_SECONDS:.0f} s.")
+    columns = ["code", "first read", "median wall", "fastest wall", "median CPU", "within budget"]
+    print(write_table(RESULTS, BEGIN, END, intro, columns, rows))
 
 
 if __name__ == "__main__":
