@@ -123,6 +123,13 @@ def test_minimal_polynomial_annihilates_and_divides_the_characteristic_polynomia
     assert (c.M.charpoly() % fmpz_poly(m)).is_zero()
 
 
+def test_the_minimal_polynomial_of_a_sequence_that_ends_is_a_power_of_x():
+    """A board on which every game ends within a few turns (a nilpotent M) gives a sequence ending in zeros,
+    which a polynomial of its terms would drop: 5, 2, 0, 0, 0, 0 satisfies γₙ₊₂ = 0 and nothing shorter."""
+    assert twoplayer.minimal_polynomial([5, 2, 0, 0, 0, 0], 3, 6) == [0, 0, 1]
+    assert twoplayer.minimal_polynomial([0, 0, 7, 0, 0, 0], 3, 6) == [0, 0, 0, 1]
+
+
 def setup_denominator(setup: twoplayer._HalfSetup, m: list[int], s: int) -> int:
     """The denominator the setup's residues give, from the Stein determinant W: W itself, or with P divided by
     its content κ, W·2^(k(k−1)/2)/κ^(k+1) (the second denominator, from Cramer's rule)."""

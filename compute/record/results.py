@@ -13,7 +13,7 @@ from typing import Any
 from ..board.model import Board
 from ..numbers import bracket, decimal_string, exact_json, fraction_json
 from ..solve.chain import TurnChain
-from ..solve.exact import bounds as exact_bounds
+from ..solve.exact import bounds_after
 from ..solve.jumps import jump_usage, shortest_game
 
 WITHIN = (20, 50, 100)
@@ -36,7 +36,8 @@ def solve(chain: TurnChain) -> dict[str, Any]:
     short = shortest_game(chain)
     usage = sorted(jump_usage(chain).items())
     dist = chain.distribution
-    exact = {str(n): exact_bounds(dist, n) for n in BOUND_TURNS}
+    after = bounds_after(dist, BOUND_TURNS)
+    exact = {str(n): after[n] for n in BOUND_TURNS}
     mode = dist.mode()
     quartiles = {name: dist.quantile(q) for name, q in
                  (("lower_quartile", Fraction(1, 4)), ("median", Fraction(1, 2)), ("upper_quartile", Fraction(3, 4)))}

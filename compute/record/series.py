@@ -85,10 +85,10 @@ def bound_series(dist: Distribution) -> dict[str, Any]:
     scale, squares, rest = 1, 0, 1
     for scale, squares, rest in bound_terms(dist):
         # int / int is correctly rounded in Python: no big gcds, no cancellation.
-        if add(0.5 + squares / (2 * scale * scale), rest * rest / (2 * scale * scale)):
+        if add(0.5 + int(squares) / (2 * scale * scale), rest * rest / (2 * scale * scale)):
             break
     else:
-        low = 0.5 + squares / (2 * scale * scale)
+        low = 0.5 + int(squares) / (2 * scale * scale)
         for p, tail in zip(dist.tail_floats, dist.tail_survival):
             low += p * p / 2
             if tail <= 0 or add(low, tail * tail / 2):

@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from math import gcd, lcm
+from math import gcd
+from typing import cast
 
 import numpy as np
-from flint import fmpq, fmpq_mat, fmpz_mat
+from flint import fmpq_mat, fmpz_mat
 
 from ..board.model import Board
 from ..board.reach import doomed_squares, passed_squares, roll_squares
@@ -155,15 +156,14 @@ def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) ->
 
 def _unlimited_turn(rolls: RollCounts) -> tuple[int, fmpz_mat, tuple[int, ...]]:
     """Roll again without a limit: a turn is a chain of rolls, Q = (I − B)⁻¹A and r = (I − B)⁻¹a exactly
-    (B, A, a over the roll's weight); the scale is the least common denominator of the entries."""
+    (B, A, a over the roll's weight w, so that Q = (wI − wB)⁻¹·wA in integers); the scale is the least common
+    denominator of the entries (FLINT's `numer_denom`)."""
     d, w = len(rolls.finish), rolls.weight
-    I_minus_B = fmpq_mat(d, d, [fmpq(int(i == j)) - fmpq(rolls.again[i][j], w) for i in range(d) for j in range(d)])
-    rhs = fmpq_mat(d, d + 1, [fmpq(x, w) for i in range(d) for x in rolls.ends[i] + [rolls.finish[i]]])
-    entries = I_minus_B.solve(rhs).entries()
-    scale = lcm(*(int(x.q) for x in entries))
-    ints = [int(x.p) * (scale // int(x.q)) for x in entries]
-    M = fmpz_mat(d, d, [ints[i * (d + 1) + j] for i in range(d) for j in range(d)])
-    return scale, M, tuple(ints[i * (d + 1) + d] for i in range(d))
+    K = fmpz_mat([[w * (i == j) - rolls.again[i][j] for j in range(d)] for i in range(d)])
+    solution = cast(fmpq_mat, K.solve(fmpz_mat([rolls.ends[i] + [rolls.finish[i]] for i in range(d)])))
+    numerators, scale = solution.numer_denom()
+    rows = numerators.tolist()
+    return int(scale), fmpz_mat([row[:d] for row in rows]), tuple(int(row[d]) for row in rows)
 
 
 def _limited_turn(rolls: RollCounts, limit: int, target: int | None, d: int) -> tuple[int, fmpz_mat, tuple[int, ...]]:

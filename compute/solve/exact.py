@@ -7,7 +7,7 @@ rational arithmetic; floats appear only in the tail of the distribution kept for
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -378,24 +378,36 @@ def distribution(chain: IntegerChain, found: Finishing | None = None, exact_tail
     return Distribution(s, tuple(numerators), alive, peak, tail)
 
 
-def bound_terms(dist: Distribution) -> Iterator[tuple[int, int, int]]:
+def bound_terms(dist: Distribution) -> Iterator[tuple[int, gmpy2.mpz, int]]:
     """For n = 1, 2, … over the exact part: (D, squares, rest) as integers, D = sⁿ, squares = D²·Σ_{k≤n} P(T = k)²
     and rest = D·(1 − Σ_{k≤n} P(T = k)): the lower bound on the first player's chance after n turns is
     ½ + ½·squares/D², the upper bound adds ½·rest²/D². Integers over the implied denominator, each from the
-    last by a multiplication by s or s²: no gcd per term (in GMP, whose products of large integers are several
-    times quicker than Python's, handed out as Python integers)."""
+    last by a multiplication by s or s²: no gcd per term. `squares` stays a GMP integer (its products are several
+    times quicker than Python's, and most are never read): int() it to divide it correctly rounded."""
     s2 = gmpy2.mpz(dist.scale) ** 2
     squares = gmpy2.mpz(0)
     for power, a, cumulative in dist.scaled_terms():
         squares = squares * s2 + gmpy2.mpz(a) ** 2
-        yield power, int(squares), power - cumulative
+        yield power, squares, power - cumulative
+
+
+def bounds_after(dist: Distribution, turns: Iterable[int]) -> dict[int, tuple[Fraction, Fraction]]:
+    """The exact lower and upper bounds on the first player's chance after each of `turns` turns, from one pass
+    over the terms (after all the exact terms if n goes beyond them: bounds from fewer turns are still bounds,
+    only looser)."""
+    wanted: dict[int, list[int]] = {}
+    for n in turns:
+        if n < 1:
+            raise ValueError(f"bounds after {n} turns: n must be at least 1")
+        wanted.setdefault(min(n, dist.terms), []).append(n)
+    out: dict[int, tuple[Fraction, Fraction]] = {}
+    for k, (scale, squares, rest) in enumerate(islice(bound_terms(dist), max(wanted, default=0)), start=1):
+        if k in wanted:
+            lower = Fraction(1, 2) + Fraction(int(squares), 2 * scale * scale)
+            out.update(dict.fromkeys(wanted[k], (lower, lower + Fraction(rest * rest, 2 * scale * scale))))
+    return out
 
 
 def bounds(dist: Distribution, n: int) -> tuple[Fraction, Fraction]:
-    """The exact lower and upper bounds on the first player's chance after n turns (after all the exact
-    terms if n goes beyond them: bounds from fewer turns are still bounds, only looser)."""
-    if n < 1:
-        raise ValueError(f"bounds after {n} turns: n must be at least 1")
-    scale, squares, rest = next(islice(bound_terms(dist), min(n, dist.terms) - 1, None))
-    lower = Fraction(1, 2) + Fraction(squares, 2 * scale * scale)
-    return lower, lower + Fraction(rest * rest, 2 * scale * scale)
+    """`bounds_after` for one number of turns."""
+    return bounds_after(dist, [n])[n]

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
+from itertools import islice
 
 import gmpy2
-from flint import fmpz_mat, fmpz_mod_poly_ctx, fmpz_poly
+from flint import fmpz_mat, fmpz_mod, fmpz_mod_poly_ctx, fmpz_poly
 
 from .integer import IntegerChain
 
@@ -27,10 +28,6 @@ SLACK_BITS = 64
 
 SPARE_PRIMES = 2
 """Primes beyond the bound whose residues must agree with the reconstructed result."""
-
-
-MINPOLY_PRIME_BITS = 512
-"""Size of the primes for the minimal polynomial (finding much larger primes costs more than it saves)."""
 
 
 def krylov(chain: IntegerChain, square_index: int, right: list[int], terms: int) -> list[int]:
@@ -173,7 +170,7 @@ def minimal_polynomial(seq: list[int], d: int, scale: int) -> list[int]:
     satisfying a recurrence of order ≤ d, checked exactly; [1] for the zero sequence.
 
     Its roots are eigenvalues of A (|μ| ≤ s), so no coefficient exceeds (1 + s)^d in size: it is found
-    modulo primes of up to MINPOLY_PRIME_BITS bits whose product exceeds twice that (Chinese remainders,
+    modulo word-size primes (Berlekamp–Massey in FLINT) whose product exceeds twice that (Chinese remainders,
     keeping the primes of largest degree), lifted to the symmetric range and checked to annihilate the
     first 2d terms exactly (enough: the sequence satisfies a recurrence of order ≤ d)."""
     if not any(seq):
@@ -183,11 +180,12 @@ def minimal_polynomial(seq: list[int], d: int, scale: int) -> list[int]:
     seq = seq[:2 * d]
     G = fmpz_poly(seq)
     bound = math.ceil(d * math.log2(scale + 1)) + SLACK_BITS
-    p = gmpy2.mpz(1) << min(bound, MINPOLY_PRIME_BITS)
     found: list[tuple[int, list[int]]] = []
-    for _ in range(bound // min(bound, MINPOLY_PRIME_BITS) + 16):
-        p = gmpy2.next_prime(p)
-        found.append((int(p), [int(c) for c in fmpz_mod_poly_ctx(int(p)).minpoly(seq).coeffs()]))
+    for p in islice(_primes_above_62(1, 0), len(primes_above_bits(bound)) + 16):
+        ring = fmpz_mod_poly_ctx(p)  # the terms reduced in C, not one Python remainder each
+        reduced = ring(G).coeffs()  # without the trailing zeros of a sequence that ends: put back
+        terms: list[int | fmpz_mod] = [*reduced, *[0] * (2 * d - len(reduced))]
+        found.append((p, [int(c) for c in ring.minpoly(terms).coeffs()]))
         k = max(len(c) for _, c in found) - 1
         kept = [(q, c) for q, c in found if len(c) == k + 1]
         if sum(math.log2(q) for q, _ in kept) <= bound:
