@@ -67,11 +67,17 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """Console-script entry point: SIGTERM stops a run the way Ctrl-C does (workers included)."""
+    """Console-script entry point: SIGTERM stops a run the way Ctrl-C does (workers included). Once the command
+    is done, every object left lives until the process ends, so they are moved out of the garbage collector's
+    sight (`gc.freeze`): the collections of Python's own teardown would walk every imported library's objects
+    for nothing, a fifth of a quick command's time (exit handlers still run)."""
+    import gc
     import signal
 
     def terminate(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, terminate)
-    sys.exit(run())
+    status = run()
+    gc.freeze()
+    sys.exit(status)
