@@ -82,12 +82,20 @@ def safe_json(obj: Any) -> str:
 
 
 PLOTLY_TEMPLATE = json.loads((files("plotly") / "package_data" / "templates" / "plotly.json").read_text())
-"""Plotly's default look (its "plotly" template), which every chart of the board, comparison and house-rules
-pages carries; the page script then sets the colours of the background, text and grid from the reader's palette."""
+"""Plotly's default look (its "plotly" template) for every chart of the board, comparison and house-rules pages; the
+page script then sets the colours of the background, text and grid from the reader's palette."""
+TEMPLATE_SCRIPT = "assets/javascripts/plotly-template.js"
+"""Where the template goes in the docs tree, once for the whole site: the page script gives it to every figure that
+names no template of its own, so that a page does not carry 7 KB of it per chart."""
+
+
+def template_script() -> str:
+    """The script setting `window.chutesPlotlyTemplate` (loaded with plotly.js, only by a page drawing a chart)."""
+    return f"window.chutesPlotlyTemplate = {json.dumps(PLOTLY_TEMPLATE, separators=(',', ':'), sort_keys=True)};\n"
 
 
 def _layout(**extra: Any) -> dict[str, Any]:
-    base = {"template": PLOTLY_TEMPLATE, "margin": {"l": 60, "r": 20, "t": 30, "b": 50}, "hovermode": "closest",
+    base = {"margin": {"l": 60, "r": 20, "t": 30, "b": 50}, "hovermode": "closest",
             "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0}, "autosize": True}
     base.update(extra)
     return base

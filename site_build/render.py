@@ -138,4 +138,5 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
             if source.is_file() and rel.parts[0] not in SKIP_SOURCES and not rel.name.startswith("."):
                 files[rel.as_posix()] = source
     files[constants.SCRIPT] = constants.constants_script()
+    files[figures.TEMPLATE_SCRIPT] = figures.template_script()
     return files

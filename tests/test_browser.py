@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 from chutes.cli.site import compute_stage
 from chutes.compute.board.limits import MAX_PLAYERS
 from chutes.compute.solve.races import position_chances
-from chutes.site_build import board_page, pipeline
+from chutes.site_build import board_page, figures, pipeline
 
 pytestmark = pytest.mark.browser
 
@@ -60,6 +60,10 @@ def test_charts_render_after_instant_navigation(server: str, watched: Watched) -
         page.wait_for_function(ALL_RENDERED, timeout=20_000)
         assert page.evaluate("window.__sameDocument === true"), "navigation reloaded the page instead of swapping it"
         assert page.locator(".chutes-chart svg.main-svg").count() >= 2
+        # the look the figures share, written once for the site, reaches every chart drawn
+        drawn = page.evaluate("[...document.querySelectorAll('.chutes-chart.js-plotly-plot')]"
+                              ".map(el => el.layout.template.layout.colorway)")
+        assert drawn and all(c == figures.PLOTLY_TEMPLATE["layout"]["colorway"] for c in drawn)
     watched.assert_clean()
 
 

@@ -391,7 +391,8 @@ def test_a_full_state_map_points_to_the_whole_table(bundled_records: list[dict])
 def test_every_chart_is_a_figure_plotly_accepts_unchanged(bundled_models: list[BoardRecord]) -> None:
     """The figures are written as plain data (the build writes hundreds); plotly's own figure objects check each
     property name and value and give every figure back as it is: no misspelt property, no value plotly would
-    rewrite (a named colour scale, say)."""
+    rewrite (a named colour scale, say). Each is checked as the page draws it, with the template the site writes
+    once (`figures.TEMPLATE_SCRIPT`) and no figure carries."""
     import plotly.graph_objects as go
 
     pages, listed = board_page.board_pages(bundled_models)
@@ -400,4 +401,6 @@ def test_every_chart_is_a_figure_plotly_accepts_unchanged(bundled_models: list[B
     charts += [figures.overlay_figure(curves, cumulative) for cumulative in (False, True)]
     assert len(charts) > 200
     for fig in charts:
-        assert json.loads(json.dumps(go.Figure(fig).to_plotly_json())) == json.loads(json.dumps(fig))
+        assert "template" not in fig["layout"]
+        drawn = {**fig, "layout": {**fig["layout"], "template": figures.PLOTLY_TEMPLATE}}
+        assert json.loads(json.dumps(go.Figure(drawn).to_plotly_json())) == json.loads(json.dumps(drawn))

@@ -3,7 +3,8 @@
  * <script>, which instant navigation would try to run), and keep it right:
  * after instant navigation (Material's document$), when the reader switches between light and dark,
  * when the window is resized, and when a chart inside a tab becomes visible.
- * plotly.js (1.5 MB) is fetched only by a page that has a chart, and a chart is drawn when it is on the
+ * plotly.js (1.5 MB) is fetched only by a page that has a chart, with the template its figures share (written
+ * once for the site, not carried by every figure), and a chart is drawn when it is on the
  * screen, when it comes near the screen once the reader has scrolled (a chart in tabs: when its set of tabs
  * does), or when the page is printed.
  * The mode bar's camera saves the chart as a PNG on white, titled, named and credited, whatever the palette.
@@ -20,15 +21,23 @@
   var printing = window.matchMedia("print");
   var forPrint = false;
 
-  function loadPlotly() {
-    if (window.Plotly) return Promise.resolve(window.Plotly);
-    plotly = plotly || new Promise(function (resolve, reject) {
+  function loadScript(name, loaded) {
+    if (loaded()) return Promise.resolve();
+    return new Promise(function (resolve, reject) {
       var script = document.createElement("script");
-      script.src = new URL("plotly.min.js", here).href;
-      script.onload = function () { resolve(window.Plotly); };
-      script.onerror = function () { plotly = null; reject(new Error("plotly.js could not be loaded")); };
+      script.src = new URL(name, here).href;
+      script.onload = function () { resolve(); };
+      script.onerror = function () { reject(new Error(name + " could not be loaded")); };
       document.body.appendChild(script); // not <head>: instant navigation rewrites the head
     });
+  }
+
+  /* plotly.js, and the look every figure shares (Plotly's "plotly" template, one file for the whole site). */
+  function loadPlotly() {
+    plotly = plotly || Promise.all([
+      loadScript("plotly.min.js", function () { return window.Plotly; }),
+      loadScript("plotly-template.js", function () { return window.chutesPlotlyTemplate; })
+    ]).then(function () { return window.Plotly; }, function (error) { plotly = null; throw error; });
     return plotly;
   }
 
@@ -81,9 +90,19 @@
     });
   }
 
+  function holderOf(el) {
+    return document.querySelector('div.chutes-figure[data-chart="' + el.id + '"]');
+  }
+
+  /* The figure from its hidden JSON, with the shared template unless it names its own (once it is loaded). */
   function figureOf(el) {
-    var holder = document.querySelector('div.chutes-figure[data-chart="' + el.id + '"]');
-    return holder ? JSON.parse(holder.textContent) : null;
+    var holder = holderOf(el);
+    if (!holder) return null;
+    var figure = JSON.parse(holder.textContent);
+    if (!("template" in figure.layout) && window.chutesPlotlyTemplate) {
+      figure.layout.template = JSON.parse(JSON.stringify(window.chutesPlotlyTemplate));
+    }
+    return figure;
   }
 
   /* On a phone or a narrow screen the legend goes under the chart, where the mode bar cannot cover it. */
@@ -100,11 +119,10 @@
   }
 
   function render(el) {
-    if (el.dataset.rendered) return;
-    var figure = figureOf(el);
-    if (!figure) return;
+    if (el.dataset.rendered || !holderOf(el)) return;
     el.dataset.rendered = "pending";
     loadPlotly().then(function () {
+      var figure = figureOf(el);
       el.style.height = (figure.layout.height || 450) + "px"; // a definite height: Plotly's resize keeps it
       if (forPrint || printing.matches) figure.layout.width = PRINT_WIDTH;
       return Plotly.newPlot(el, figure.data, fitLegend(el, applyColours(figure.layout)), configOf(figure));
