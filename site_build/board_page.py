@@ -141,11 +141,6 @@ def headlines(record: BoardRecord) -> list[tuple[str, str]]:
              "games won by the first of two players")]
 
 
-def board_figures(page: BoardPage) -> dict[str, str]:
-    """Every chart of a board page, as JSON text keyed by chart name."""
-    return {name: figures.to_json(fig) for name, fig in chart_figures(page).items()}
-
-
 def chart_figures(page: BoardPage) -> dict[str, figures.Figure]:
     """Every chart of a board page, keyed by chart name."""
     r = page.record

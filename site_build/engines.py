@@ -42,6 +42,12 @@ def writes_anywhere(engine: str) -> bool:
     return engine == "mkdocs"
 
 
+def html_links_from_source(engine: str) -> bool:
+    """Whether the engine reads a relative address in a page's own HTML from the page's source file, as it does a
+    Markdown link (Zensical), rather than from the page's address, leaving the HTML as written (MkDocs)."""
+    return engine == "zensical"
+
+
 def require(engine: str) -> None:
     """Stop with one line when the engine is not installed (Zensical is an extra)."""
     if engine == "zensical" and find_spec("zensical") is None:

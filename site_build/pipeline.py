@@ -42,6 +42,7 @@ from .engine_config import (
 from .nav import site_nav
 from .project import SITE_MARKER, Area, Project, ProjectError
 from .render import render_pages
+from .stills import Stills
 
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
 MARKER_TEXT = "This folder was made by `chutes build`, which replaces its whole content on every build.\n"
@@ -110,8 +111,11 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
     `site_dir`, or to the area's own `site/` for an engine that writes only inside its configuration's folder."""
     config = read_config(project.config_file)
     chosen = engine or engine_setting(config, project.config_file)
-    files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root))
+    kept = Stills(project.work_dir / "stills")  # the charts' still images, kept between builds
+    files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root), kept,
+                         engines.html_links_from_source(chosen))
     write_docs(files, area.docs_dir)
+    kept.sweep()
     write_docs(dict(theme_files(project, config)), area.theme_dir)
     out = site_dir if engines.writes_anywhere(chosen) else area.site_dir
     inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url,

@@ -9,8 +9,9 @@ here: `docs_tree.write_docs` puts the files on disk.
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from jinja2 import (
@@ -24,7 +25,7 @@ from jinja2 import (
 
 from ..compute.record.schema import BoardRecord, Skipped
 from . import constants, figures
-from .board_page import board_figures, board_pages, headlines
+from .board_page import board_pages, chart_figures, headlines
 from .checks import SiteError
 from .design_page import DESIGN_LENGTH_FIGURE, design_boards
 from .downloads import distribution_csv, squares_csv
@@ -32,6 +33,7 @@ from .house_rules_page import house_rule_groups
 from .literature_page import LITERATURE, literature_context
 from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from .records import record_schema, schema_parts
+from .stills import FORMS, NARROW, NARROW_MEDIA, WIDE, Stills, height_of
 from .tables import board_tables, overlay_table
 from .words import FILTERS, rule_sentences
 
@@ -79,31 +81,64 @@ def _check_agreement(records: list[BoardRecord]) -> None:
                                 "disagrees with itself")
 
 
+Files = dict[str, str | bytes | Path]
+
+
+def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: Stills | None,
+            from_source: bool) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Each figure's JSON for its page (by chart id), and, if `kept`, its stills beside the page (`folder`, the
+    page's own address: the page names them chart-ID.png and chart-ID-narrow.png, from its source file's folder
+    if the engine reads the page's HTML that way, `from_source`) with what the template says of them (their
+    sizes in CSS pixels, the screens given the narrow one, and the start of their address)."""
+    texts = {chart_id: figures.to_json(fig) for chart_id, fig in figs.items()}
+    sizes: dict[str, dict[str, Any]] = {}
+    if kept is None:
+        return texts, sizes
+    with ThreadPoolExecutor(max_workers=2) as pool:  # Pillow lets go of the GIL to encode one while another is drawn
+        drawn = {(chart_id, form): pool.submit(kept.image, fig, texts[chart_id], form)
+                 for chart_id, fig in figs.items() for form in FORMS}
+        for (chart_id, form), image in drawn.items():
+            files[f"{folder}/chart-{chart_id}{form.suffix}.png"] = image.result()
+    prefix = f"{PurePosixPath(folder).name}/" if from_source else ""
+    for chart_id, fig in figs.items():
+        sizes[chart_id] = {"height": height_of(fig), "wide": WIDE.width, "narrow": NARROW.width, "media": NARROW_MEDIA,
+                           "prefix": prefix}
+    return texts, sizes
+
+
 def render_pages(records: list[BoardRecord], templates: list[Path] | None = None,
-                 sources: list[Path] | None = None, built: date | None = None) -> dict[str, str | bytes | Path]:
+                 sources: list[Path] | None = None, built: date | None = None,
+                 stills: Stills | None = None, html_from_source: bool = False) -> Files:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
 
     `templates` and `sources` are searched in order (a project's folder before the package's defaults).
-    `built` is the build's date (default: today, UTC), which the board pages' citations give."""
+    `built` is the build's date (default: today, UTC), which the board pages' citations give. With `stills`,
+    every chart has its still image, drawn or taken from those kept (without: pages whose charts show nothing
+    until drawn, for checks of the text); `html_from_source`: the engine reads the addresses in a page's HTML
+    from its source file's folder (`engines.html_links_from_source`)."""
     env = _environment(templates or [DEFAULT_TEMPLATES])
     built = built or datetime.now(UTC).date()
     _check_agreement(records)
     pages, listed = board_pages(records)
-    files: dict[str, str | bytes | Path] = {}
+    files: Files = {}
     common = {"boards": listed}
     files["index.md"] = _render(env, "index.md.j2", **common)
     curves = [(p.title, p.record.series.length) for p in listed]
+    overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False),
+                               "compare-cumulative": figures.overlay_figure(curves, cumulative=True)},
+                              "compare", files, stills, html_from_source)
     files["compare.md"] = _render(env, "compare.md.j2",
-        **common, overlay=figures.to_json(figures.overlay_figure(curves, cumulative=False)),
-        overlay_cumulative=figures.to_json(figures.overlay_figure(curves, cumulative=True)),
+        **common, overlay=overlays["compare-length"], overlay_cumulative=overlays["compare-cumulative"],
+        stills=sizes,
         tables={"compare-length": overlay_table(curves, False, "Chance of each game length, per board"),
                 "compare-cumulative": overlay_table(curves, True, "Chance the game is over by each turn, per board")})
     groups = house_rule_groups(listed)
     if groups:
-        files["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, charts={
-            base.slug: figures.to_json(figures.overlay_figure(
-                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True))
-            for base, variants in groups})
+        overlays, sizes = _charts({f"house-{base.slug}": figures.overlay_figure(
+            [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True)
+            for base, variants in groups}, "house-rules", files, stills, html_from_source)
+        files["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, stills=sizes,
+                                          charts={base.slug: overlays[f"house-{base.slug}"] for base, _ in groups})
     literature = literature_context(sources or [DEFAULT_SITE_SRC], pages)
     if literature is not None:
         files["literature.md"] = _render(env, "literature.md.j2", **literature)
@@ -116,11 +151,11 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     files["data.md"] = _render(env, "data.md.j2", boards=pages, schema=schema_parts(schema))
     files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     for page in pages:
-        charts = board_figures(page)
+        charts, sizes = _charts(chart_figures(page), f"boards/{page.slug}", files, stills, html_from_source)
         calculator = figures.safe_json(page.record.players.calculator.model_dump(mode="json"))
         alive = figures.safe_json(figures.alive_data(page.record.series.positions))
         files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
-                                                  in_menu=page in listed, alive=alive,
+                                                  in_menu=page in listed, alive=alive, stills=sizes,
                                                   jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
                                                   tables=board_tables(page.record, page.experiments, list(charts)),
                                                   build_year=str(built.year),

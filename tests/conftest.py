@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+import helpers
 import pytest
 from filelock import FileLock
 from helpers import (
@@ -80,6 +81,21 @@ def shared_tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder every pytest-xdist worker of this run shares (the run's own temporary folder without them)."""
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_stills(shared_tmp: Path) -> Path:
+    """The charts' stills every project of this run keeps (`helpers.new_project` links them), seeded once with
+    those the repository's own build drew (its figures are the bundled boards', which most tests build)."""
+    folder = shared_tmp / "stills"
+    with FileLock(shared_tmp / "stills.lock"):
+        if not folder.exists():
+            ours = REPOSITORY / ".cache" / "stills"
+            if ours.is_dir():
+                shutil.copytree(ours, folder)
+            folder.mkdir(exist_ok=True)
+    helpers.SHARED_STILLS[:] = [folder]
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -60,9 +60,18 @@ def chutes(*args: str, timeout: float = 600, **kw) -> subprocess.CompletedProces
     return subprocess.run([*CHUTES, *args], capture_output=True, text=True, timeout=timeout, **kw)
 
 
+SHARED_STILLS: list[Path] = []
+"""The charts' stills this test run shares (set by conftest): named by their content, so every project's builds
+can keep theirs in one folder and draw each still once per run."""
+
+
 def new_project(root: Path, slugs: list[str] = ("tiny",), **paths: Path) -> Project:
-    """A site project in `root`: the repository's mkdocs.yml and copies of some bundled boards."""
+    """A site project in `root`: the repository's mkdocs.yml and copies of some bundled boards (its kept stills
+    in the run's shared folder)."""
     (root / "site_src" / "boards").mkdir(parents=True, exist_ok=True)
+    if SHARED_STILLS:
+        (root / ".cache").mkdir(exist_ok=True)
+        (root / ".cache" / "stills").symlink_to(SHARED_STILLS[0], target_is_directory=True)
     shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
     for slug in slugs:
         shutil.copy(board_file(slug), root / "site_src" / "boards" / f"{slug}.toml")

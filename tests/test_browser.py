@@ -365,17 +365,24 @@ def test_the_calculator_keeps_its_positions_in_the_address(server: str, open_pag
     assert again.eval_on_selector_all("#calculator .calc-chance", "els => els.map(e => e.textContent)") == shown
 
 
+PRINTED = ("e => e.dataset.rendered === 'done' || (!e.dataset.rendered"
+           " && e.querySelector('img.chart-still').complete && e.querySelector('img.chart-still').naturalWidth > 0)")
+"""A chart ready for paper: drawn, or not drawn and its still image loaded."""
+
+
 def test_a_board_page_prints_as_a_handout(server: str, watched: Watched) -> None:
     page = watched.page
     page.goto(server + "/boards/classic/")
     page.emulate_media(media="print")
-    page.wait_for_function("Array.from(document.querySelectorAll('.chutes-chart'))"
-                           ".every(e => e.dataset.rendered === 'done')", timeout=20_000)
+    # a chart drawn prints as drawn, one not drawn as its still image (fetched for the print): plotly.js draws
+    # nothing more for paper
+    page.wait_for_function(f"Array.from(document.querySelectorAll('.chutes-chart')).every({PRINTED})", timeout=20_000)
+    assert page.evaluate("document.querySelectorAll('.chutes-chart:not([data-rendered])').length") >= 10
     for hidden in (".md-header", ".md-sidebar--primary", ".md-sidebar--secondary", ".md-search", ".md-footer",
                    ".modebar-container", "details.chart-data", "[data-md-component='palette']"):
         assert page.locator(hidden).first.is_hidden(), hidden
-    sizes = page.eval_on_selector_all(".chutes-chart", "els => els.map(e => e.querySelector('svg.main-svg')"
-                                      ".getBoundingClientRect())")
+    sizes = page.eval_on_selector_all(".chutes-chart", "els => els.map(e => e.querySelector(e.dataset.rendered"
+                                      " ? 'svg.main-svg' : 'img.chart-still').getBoundingClientRect())")
     assert len(sizes) == 15 and all(0 < s["width"] <= 700 and s["height"] > 300 for s in sizes), sizes
     tables = page.eval_on_selector_all(".md-typeset__table", "els => els.filter(e => !e.closest('details'))"
                                        ".map(e => e.getBoundingClientRect().width > 0)")
@@ -553,6 +560,39 @@ def test_the_answer_the_headline_numbers_and_the_tables_need_no_script(server: s
     assert answer.is_visible() and "minutes" in answer.inner_text()
     assert answer.locator("tbody tr").count() == 3  # 2, 3 and 4 players
     assert page.locator("article table").count() >= page.locator("details.chart-data").count() > 0
+    # every chart shows its still image, the narrow one on a phone, filling the chart's box (in a closed tab:
+    # once the tab is opened)
+    charts = page.locator(".chutes-chart")
+    assert charts.count() == 15
+    shown_charts = [charts.nth(k) for k in range(charts.count()) if charts.nth(k).is_visible()]
+    assert len(shown_charts) >= 10
+    for chart in (shown_charts[0], shown_charts[len(shown_charts) // 2], shown_charts[-1]):
+        chart.evaluate("e => e.scrollIntoView()")
+        still = chart.locator("img.chart-still")
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=still.element_handle())
+        assert still.evaluate("img => img.currentSrc").endswith("-narrow.png")
+        box, shown = chart.bounding_box(), still.bounding_box()
+        assert box and shown and box["height"] > 300 and abs(shown["height"] - box["height"]) < 1
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}])
+def test_a_board_page_does_not_move_as_its_charts_are_drawn(server: str, open_page, viewport: dict) -> None:
+    """Each chart's box has the chart's height from the start, its still image in it: drawing a chart as the
+    reader scrolls to it moves nothing on the page."""
+    watched = open_page(viewport=viewport)
+    page = watched.page
+    page.goto(server + "/boards/classic/")
+    page.evaluate(SHIFTS)
+    charts = page.locator(".chutes-chart")
+    for k in range(charts.count()):
+        chart = charts.nth(k)
+        if chart.is_visible():  # a chart in a closed tab is drawn when its tab is opened
+            chart.evaluate("e => e.scrollIntoView()")
+            page.wait_for_function("e => e.dataset.rendered === 'done'", arg=chart.element_handle(), timeout=20_000)
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.querySelectorAll('.chutes-chart[data-rendered=\"done\"]').length") >= 10
+    assert page.evaluate("window.__shifts") < 0.01
     watched.assert_clean()
 
 

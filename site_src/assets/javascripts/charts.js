@@ -5,8 +5,9 @@
  * when the window is resized, and when a chart inside a tab becomes visible.
  * plotly.js (1.5 MB) is fetched only by a page that has a chart, with the template its figures share (written
  * once for the site, not carried by every figure), and a chart is drawn when it is on the
- * screen, when it comes near the screen once the reader has scrolled (a chart in tabs: when its set of tabs
- * does), or when the page is printed.
+ * screen, or when it comes near the screen once the reader has scrolled (a chart in tabs: when its set of
+ * tabs does). Until then the chart's still image (drawn at build time, at the chart's height) stands in its
+ * place, and a printed page shows the stills of the charts not drawn.
  * The mode bar's camera saves the chart as a PNG on white, titled, named and credited, whatever the palette.
  */
 (function () {
@@ -202,17 +203,22 @@
         inView.observe(target);
       }
     });
-    if (printing.matches) renderEverything();
+    if (printing.matches) printMode(true);
   }
 
   function renderEverything() {
     document.querySelectorAll(".chutes-chart").forEach(render);
   }
 
-  /* Printing: every chart drawn, and narrow enough for the page; back to the screen's width afterwards. */
+  /* Printing: a chart not drawn prints as its still image (fetched now if it was waiting to be seen), a chart
+     drawn as it is, narrow enough for the page; back to the screen's width afterwards. */
   function printMode(on) {
     forPrint = on;
-    if (on) renderEverything();
+    if (on) {
+      document.querySelectorAll('.chutes-chart img.chart-still[loading="lazy"]').forEach(function (img) {
+        img.loading = "eager";
+      });
+    }
     document.querySelectorAll(".chutes-chart.js-plotly-plot").forEach(function (el) {
       Plotly.relayout(el, { width: on ? PRINT_WIDTH : null });
     });
