@@ -833,7 +833,7 @@
 
     q(".design-needs-script").hidden = true;
     root.classList.add("design-ready");
-    recompute();
+    timer = setTimeout(recompute, 0); // a task of its own after the set-up: the page can answer input between them
     return { recompute: recompute, toml: toml, analyse: function () { return good && E.analyse(good.board, 6); } };
   }
 
