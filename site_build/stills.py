@@ -1,7 +1,8 @@
 """Still images of the charts, drawn at build time from the very figures plotly.js draws in the page.
 
 A chart's still stands in its place, at the chart's final height, until plotly.js draws it (when it comes near
-the screen), so a reader sees every chart at once and nothing moves when it is drawn; printing shows the stills.
+the screen), so a reader sees every chart at once and nothing moves when it is drawn; a printed page shows the
+stills of the charts not drawn.
 The still draws what plotly.js would from the figure as the site builds it (`figures`): heat maps, lines,
 markers and text, shapes, axes with their ticks and titles, colour bars and the legend, on a transparent
 ground with grey ink that reads on the light and the dark palette alike. It is a likeness, not plotly.js: no
@@ -218,7 +219,7 @@ class _Still:
     """The drawing of one figure (`still`): geometry first, then each layer in plotly's order."""
 
     def __init__(self, fig: Figure, image: Image.Image, scale: int, narrow: bool = False) -> None:
-        self.fig, self.image, self.s = fig, image, scale
+        self.image, self.s = image, scale
         self.layout = fig["layout"]
         self.traces = fig["data"]
         self.draw_ = ImageDraw.Draw(image)
@@ -232,6 +233,7 @@ class _Still:
     # --- geometry ------------------------------------------------------------------------------------------
 
     def _legend_entries(self) -> list[tuple[str, dict[str, Any]]]:
+        """The traces the legend names, as plotly shows them: named lines and markers, when more than one."""
         if self.layout.get("showlegend") is False:
             return []
         shown = [(unescape(t["name"]), t) for t in self.traces
@@ -239,6 +241,7 @@ class _Still:
         return shown if len(shown) > 1 or any(t.get("showlegend") for _, t in shown) else []
 
     def _legend_rows(self, width: float) -> list[list[tuple[str, dict[str, Any], float]]]:
+        """The legend's entries in rows no wider than `width`, each with its own width."""
         rows: list[list[tuple[str, dict[str, Any], float]]] = [[]]
         used = 0.0
         for name, trace in self._legend_entries():
@@ -251,6 +254,7 @@ class _Still:
         return rows if rows[0] else []
 
     def _data_range(self, axis: str) -> tuple[float, float]:
+        """The extent of the data on one axis (a heat map's cells to their edges) and of the shapes."""
         values: list[float] = []
         for t in self.traces:
             if t["type"] == "heatmap":
@@ -263,6 +267,8 @@ class _Still:
         return (min(values), max(values)) if values else (0.0, 1.0)
 
     def _range(self, name: str) -> tuple[float, float, bool]:
+        """An axis's range as plotly would show it (its own, else the data's, padded for markers) and whether
+        it is logarithmic (its range then in powers of ten)."""
         spec = self.layout.get(name, {})
         log = spec.get("type") == "log"
         if "range" in spec:
@@ -285,6 +291,8 @@ class _Still:
         return low, high, log
 
     def _layout_axes(self) -> None:
+        """The plot's box: the margins, less room for the legend, a colour bar and the tick labels, kept square
+        where the y axis is anchored to the x axis; and the two axes over it."""
         s = self.s
         width, height = self.image.size[0] / s, self.image.size[1] / s
         margin = {**DEFAULT_MARGIN, **self.layout.get("margin", {})}
@@ -407,6 +415,8 @@ class _Still:
     # --- layers ---------------------------------------------------------------------------------------------
 
     def draw(self) -> None:
+        """Every layer, bottom first: shapes below the data, grid, heat maps, shapes above, traces, axes, colour
+        bars, legend and notes."""
         self._layout_axes()
         self._shapes(below=True)
         self._grid()
@@ -423,6 +433,7 @@ class _Still:
         self._notes()
 
     def _grid(self) -> None:
+        """The grid lines at the ticks of each axis that shows them."""
         draw = self.draw_
         left, top, right, bottom = (v * self.s for v in self.box)
         for name, axis in (("xaxis", self.x), ("yaxis", self.y)):
@@ -435,6 +446,7 @@ class _Still:
                 draw.line(line, fill=GRID, width=self.s)
 
     def _axes(self) -> None:
+        """Tick labels, axis titles and the chart's title."""
         draw = self.draw_
         left, top, right, bottom = self.box
         s = self.s
@@ -479,6 +491,7 @@ class _Still:
         self._text(draw, (x - small.getlength(power), y), "10", TICK_FONT, anchor="rm")
 
     def _heatmap(self, trace: dict[str, Any]) -> None:
+        """A heat map: each cell in its colour of the scale (with its gap and its text), or a plain grid at once."""
         z = trace["z"]
         xs = trace.get("x") or list(range(len(z[0])))
         ys = trace.get("y") or list(range(len(z)))
@@ -525,6 +538,7 @@ class _Still:
         self._merge(layer, trace.get("opacity", 1.0))
 
     def _scatter(self, trace: dict[str, Any], default: str) -> None:
+        """A scatter trace: its lines (broken at gaps), markers and text."""
         mode = trace.get("mode", "lines+markers")
         line = trace.get("line", {})
         marker = trace.get("marker", {})
@@ -588,6 +602,7 @@ class _Still:
             self._polyline(draw, ends, outline, width, line.get("dash"))
 
     def _colour_bars(self) -> None:
+        """Each heat map's colour bar right of the plot, with its ticks and title."""
         bars = [t for t in self.traces if t["type"] == "heatmap" and t.get("showscale", True)]
         left, top, right, bottom = self.box
         s = self.s
@@ -624,6 +639,7 @@ class _Still:
                                     TICK_FONT + 1)
 
     def _legend(self) -> None:
+        """The legend's rows above the plot, under it, or at the chart's foot on a narrow screen."""
         if not self.legend:
             return
         left, top, right, bottom = self.box
@@ -653,13 +669,12 @@ class _Still:
             y += LEGEND_ROW
 
     def _notes(self) -> None:
-        width, height = self.image.size[0] / self.s, self.image.size[1] / self.s
+        """The layout's notes placed on the plot (those the figures have: in the plot's own fractions)."""
         for note in self.layout.get("annotations", []):
             if note.get("xref") == "paper" and note.get("yref") == "paper":
                 left, top, right, bottom = self.box
                 at = ((left + note["x"] * (right - left)) * self.s, (bottom - note["y"] * (bottom - top)) * self.s)
                 self._text(self.draw_, at, unescape(note["text"]), TITLE_FONT)
-        del width, height
 
 
 def _grid_image(z: list[list[float | None]], low: float, high: float, scale: list[list[Any]],
