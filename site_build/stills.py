@@ -18,6 +18,7 @@ import math
 import os
 import re
 import time
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from html import unescape
@@ -58,8 +59,9 @@ COLORBAR = 100
 """Room on the right for a colour bar (plotly's: a 30-pixel bar, its tick labels and its title)."""
 DEFAULT_MARGIN = {"l": 80, "r": 80, "t": 100, "b": 80}
 COLORWAY = PLOTLY_TEMPLATE["layout"]["colorway"]
-PLAIN_TEXT = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u00f7": "/", "\u00d7": "x"})
-"""Signs Pillow's own font lacks, written with the nearest it has (a still is a likeness)."""
+PLAIN_TEXT = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u00f7": "/", "\u00d7": "x",
+                            "\u2192": "->", "\u2190": "<-", "\u2264": "<=", "\u2265": ">=", "\u2044": "/"})
+"""Signs Pillow's own font lacks, written with the nearest it has (a still is a likeness; `_drawable`)."""
 DASHES = {"dash": (9, 6), "dot": (3, 4), "dashdot": (9, 4, 3, 4), "longdash": (15, 6)}
 
 
@@ -351,11 +353,11 @@ class _Still:
 
     def _text(self, draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
               fill: tuple[int, int, int, int] = INK, anchor: str = "mm") -> None:
-        draw.text(xy, text.translate(PLAIN_TEXT), font=font(size * self.s), fill=fill, anchor=anchor)
+        draw.text(xy, _drawable(text), font=font(size * self.s), fill=fill, anchor=anchor)
 
     def _vertical_text(self, text: str, centre: tuple[float, float], size: int) -> None:
         face = font(size * self.s)
-        text = text.translate(PLAIN_TEXT)
+        text = _drawable(text)
         w = round(face.getlength(text)) + 4
         h = round(size * self.s * 1.4)
         label = Image.new("RGBA", (w, h), (0, 0, 0, 0))
@@ -675,6 +677,13 @@ class _Still:
                 left, top, right, bottom = self.box
                 at = ((left + note["x"] * (right - left)) * self.s, (bottom - note["y"] * (bottom - top)) * self.s)
                 self._text(self.draw_, at, unescape(note["text"]), TITLE_FONT)
+
+
+def _drawable(text: str) -> str:
+    """Text in the letters Pillow's own font has: its missing signs by `PLAIN_TEXT`, accented letters without
+    their accents (é as e)."""
+    decomposed = unicodedata.normalize("NFKD", text).translate(PLAIN_TEXT)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _grid_image(z: list[list[float | None]], low: float, high: float, scale: list[list[Any]],

@@ -112,3 +112,7 @@ def test_each_page_names_its_charts_stills_and_they_lie_beside_it(bundled_models
             assert isinstance(data, bytes) and _image(data).size == (form.width * form.scale, height * form.scale)
     assert "compare/chart-compare-length.png" in files and "compare/chart-compare-cumulative-narrow.png" in files
     assert "<picture>" not in render.render_pages(records)["boards/classic.md"], "no stills asked for, none named"
+
+
+def test_signs_the_font_lacks_are_written_with_those_it_has():
+    assert stills._drawable("ladder 79→81 − 3 × 2, Café ≤ ½") == "ladder 79->81 - 3 x 2, Cafe <= 1/2"
