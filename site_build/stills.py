@@ -497,14 +497,11 @@ class _Still:
         z = trace["z"]
         xs = trace.get("x") or list(range(len(z[0])))
         ys = trace.get("y") or list(range(len(z)))
-        values = [v for row in z for v in row if v is not None]
-        if not values:
+        span = _z_range(trace)
+        if span is None:
             return
-        low, high = trace.get("zmin", min(values)), trace.get("zmax", max(values))
-        if "zmid" in trace and not ("zmin" in trace and "zmax" in trace):
-            half = max(abs(v - trace["zmid"]) for v in values) or 1.0
-            low, high = trace["zmid"] - half, trace["zmid"] + half
-        scale = trace.get("colorscale") or PLOTLY_TEMPLATE["layout"]["colorscale"]["sequential"]
+        low, high = span
+        scale = _colour_scale(trace)
         reverse = trace.get("reversescale", False)
         gap_x, gap_y = trace.get("xgap", 0) * self.s / 2, trace.get("ygap", 0) * self.s / 2
         text = trace.get("text") if trace.get("texttemplate") else None
@@ -610,13 +607,10 @@ class _Still:
         s = self.s
         for trace in bars:
             bar = trace.get("colorbar", {})
-            values = [v for row in trace["z"] for v in row if v is not None]
-            if not values:
+            z_span = _z_range(trace)
+            if z_span is None:
                 continue
-            low, high = trace.get("zmin", min(values)), trace.get("zmax", max(values))
-            if "zmid" in trace and not ("zmin" in trace and "zmax" in trace):
-                half = max(abs(v - trace["zmid"]) for v in values) or 1.0
-                low, high = trace["zmid"] - half, trace["zmid"] + half
+            low, high = z_span
             span = bottom - top
             length = bar.get("len", 1.0) * span
             y_top = top + (1 - bar.get("y", 0.5 if "len" not in bar else 1.0)) * span
@@ -624,7 +618,7 @@ class _Still:
                 y_top -= length / 2
             x0 = right + 20
             axis = _Axis(low, high, y_top + length, y_top)
-            scale = trace.get("colorscale") or PLOTLY_TEMPLATE["layout"]["colorscale"]["sequential"]
+            scale = _colour_scale(trace)
             steps = max(2, round(length))
             for k in range(steps):
                 t = k / (steps - 1)
@@ -677,6 +671,23 @@ class _Still:
                 left, top, right, bottom = self.box
                 at = ((left + note["x"] * (right - left)) * self.s, (bottom - note["y"] * (bottom - top)) * self.s)
                 self._text(self.draw_, at, unescape(note["text"]), TITLE_FONT)
+
+
+def _z_range(trace: dict[str, Any]) -> tuple[float, float] | None:
+    """The values a heat map's colour scale spans, as plotly sets them (zmin and zmax, else the data's, made
+    symmetric about zmid if given); None for a heat map without a value."""
+    values = [v for row in trace["z"] for v in row if v is not None]
+    if not values:
+        return None
+    if "zmid" in trace and not ("zmin" in trace and "zmax" in trace):
+        half = max(abs(v - trace["zmid"]) for v in values) or 1.0
+        return trace["zmid"] - half, trace["zmid"] + half
+    return trace.get("zmin", min(values)), trace.get("zmax", max(values))
+
+
+def _colour_scale(trace: dict[str, Any]) -> list[list[Any]]:
+    """A heat map's colour scale, plotly's template's sequential one if it names none."""
+    return trace.get("colorscale") or PLOTLY_TEMPLATE["layout"]["colorscale"]["sequential"]
 
 
 def _drawable(text: str) -> str:
