@@ -49,6 +49,21 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("repeatable")
 
 
+def _work_files() -> dict[str, int]:
+    """Every file in the repository's own build area (.cache), with its modification time."""
+    folder = REPOSITORY / ".cache"
+    return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def repository_untouched() -> Iterator[None]:
+    """No test writes to the repository's build area: every build runs in a project of its own."""
+    before = _work_files()
+    yield
+    changed = {name for name, when in _work_files().items() if before.get(name) != when}
+    assert not changed, f"tests wrote to the repository's .cache: {sorted(changed)[:5]}"
+
+
 @pytest.fixture
 def classic() -> TurnChain:
     return chain("classic")

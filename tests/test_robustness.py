@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from bad_boards import CASES
-from helpers import board_file, bundled_boards
+from helpers import board_file, new_project
 
 from chutes.cli import run
 from chutes.compute.store.files import checksum
@@ -27,19 +27,18 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A board folder with one good board, its cache and its site, built once."""
-    root = tmp_path_factory.mktemp("robust")
-    boards = root / "boards"
-    boards.mkdir()
-    (boards / "tiny.toml").write_bytes(bundled_boards()["tiny"].read_bytes())
-    paths = {"boards": boards, "cache": root / "cache", "site": root / "site", "docs": root / "docs"}
+    """A board folder with one good board, its cache and its site, built once (in a project of its own: the
+    build's working files go to the project's .cache, never to the repository's)."""
+    project = new_project(tmp_path_factory.mktemp("robust"), ["tiny"])
+    paths = {"project": project.root, "boards": project.boards_dir, "cache": project.cache_dir,
+             "site": project.site_dir}
     assert run(_build_args(paths)) == 0
     return paths
 
 
 def _build_args(paths: dict[str, Path]) -> list[str]:
-    return ["build", "--boards", str(paths["boards"]), "--cache", str(paths["cache"]), "--site-dir",
-            str(paths["site"])]
+    return ["build", "--project", str(paths["project"]), "--boards", str(paths["boards"]), "--cache",
+            str(paths["cache"]), "--site-dir", str(paths["site"])]
 
 
 BAD_FILES = [(f"bad-{n:02d}.toml", text.encode() if isinstance(text, str) else text, expected)
