@@ -164,3 +164,19 @@ def test_the_command_line_prints_the_exact_fraction_and_refuses_what_is_too_slow
     assert slow.returncode == 2 and "would take about" in slow.stderr and len(slow.stderr.splitlines()) == 1
     wrong = chutes("solve", "tiny", "--exact")
     assert wrong.returncode == 2 and "--exact goes with --players 3" in wrong.stderr
+
+
+@pytest.mark.parametrize(("modulus", "residue"), [(1, 0), (3, 2), (4, 3), (10, 7)])
+def test_the_primes_of_a_class_are_all_its_primes_above_2_to_the_62_in_order(modulus: int, residue: int) -> None:
+    """`primes_above_bits` walks the class's odd numbers; it must find what next_prime finds, kept lists included."""
+    from chutes.compute.solve.modular import primes_above_bits
+
+    expected, p = [], gmpy2.mpz(1 << 62)
+    while len(expected) < 400:
+        p = gmpy2.next_prime(p)
+        if p % modulus == residue:
+            expected.append(int(p))
+    first = primes_above_bits(62 * 200, modulus, residue)  # found anew, or from the list this process keeps
+    assert first == expected[:len(first)] and len(first) >= 200
+    more = primes_above_bits(62 * 390, modulus, residue)  # the kept list, then new ones
+    assert more == expected[:len(more)] and len(more) >= 390

@@ -52,7 +52,7 @@ SPARE_PRIMES = 2
 PRIME_BITS = 62
 """Every prime used is above 2^PRIME_BITS (the primes of `primes_above_bits`)."""
 
-OUTER_GROUP, INNER_GROUP = 128, 8
+OUTER_GROUP, INNER_GROUP = 128, 16
 """Primes per group in the two-level reduction of the big coefficients."""
 
 
