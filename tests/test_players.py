@@ -99,9 +99,9 @@ def _simulated_winners(b, squares: list[int], games: int, seed: int) -> tuple[np
                                            ("classic-pass", [3, 50, 20]), ("uk", [0] * 10), ("classic", CLASS),
                                            ("noordenbos", [1] * MAX_PLAYERS)])
 def test_agreement_with_simulation(slug: str, squares: list[int]) -> None:
-    """Each seat's certified chance lies within 4.5 standard errors of its share of 400,000 simulated games
+    """Each seat's certified chance lies within 4.5 standard errors of its share of 200,000 simulated games
     (a correct pair misses about once in 150,000), for 3 to 20 players."""
-    games = 400_000
+    games = 200_000
     simulated, rounds = _simulated_winners(board(slug), squares, games, seed=11)
     result = race(chain(slug), squares)
     for p_sim, w in zip(simulated, result.wins):

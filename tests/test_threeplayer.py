@@ -26,36 +26,29 @@ BOARDS = Path(__file__).parent.parent / "site_src" / "boards"
 
 
 def direct_three_solve(c: TurnChain) -> Fraction:
-    """P(seat 1 wins) from the system over (player 1's state, player 2's, player 3's, whose turn), solved exactly.
+    """P(seat 1 wins) from the system over the three players' states at the start of a round, solved exactly.
 
-    With V_t(x) the chance that seat 1 wins when seat t is to move and the players are on x:
-    V_1(x) = r(x1) + Σ_y Q(x1, y) V_2(y, x2, x3), V_2(x) = Σ_y Q(x2, y) V_3(x1, y, x3) (seat 2 finishing
-    ends the game against seat 1) and V_3(x) = Σ_y Q(x3, y) V_1(x1, x2, y). Rows are multiplied by the scale s
-    so that the matrix is the integer one s·I - M-blocks; the solve itself is fmpq_mat.solve.
+    With V(x) the chance that seat 1 wins when it is to move and the players are on x = (x1, x2, x3): either
+    seat 1 finishes now, or all three move in turn without finishing (seat 2 or 3 finishing ends the game
+    against seat 1), so V(x) = r(x1) + Σ_y Q(x1, y1) Q(x2, y2) Q(x3, y3) V(y), that is (I − Q⊗Q⊗Q)·V = r⊗1⊗1.
+    Multiplied by s³ it is the integer system (s³·I − M⊗M⊗M)·V = s²·R⊗1⊗1, solved by fmpq_mat.solve.
     """
     d, s = c.size, c.scale
-    n = 3 * d**3
-
-    def idx(x1: int, x2: int, x3: int, t: int) -> int:
-        return ((x1 * d + x2) * d + x3) * 3 + t
-
+    n = d**3
     A = [0] * (n * n)
     b = [0] * n
     for x1 in range(d):
         for x2 in range(d):
             for x3 in range(d):
-                for t in range(3):
-                    row = idx(x1, x2, x3, t)
-                    A[row * n + row] += s
-                    mover = (x1, x2, x3)[t]
-                    if t == 0:
-                        b[row] = c.finish[x1]
-                    for y, weight in c.rows[mover]:
-                        nxt = [x1, x2, x3]
-                        nxt[t] = y
-                        A[row * n + idx(*nxt, (t + 1) % 3)] -= weight
+                row = (x1 * d + x2) * d + x3
+                A[row * n + row] += s**3
+                b[row] = s * s * c.finish[x1]
+                for y1, w1 in c.rows[x1]:
+                    for y2, w2 in c.rows[x2]:
+                        for y3, w3 in c.rows[x3]:
+                            A[row * n + (y1 * d + y2) * d + y3] -= w1 * w2 * w3
     X = fmpq_mat(fmpz_mat(n, n, A)).solve(fmpq_mat(n, 1, b))
-    value = X[idx(c.start, c.start, c.start, 0), 0]
+    value = X[(c.start * d + c.start) * d + c.start, 0]
     return Fraction(int(value.p), int(value.q))
 
 
