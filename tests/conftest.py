@@ -119,7 +119,9 @@ def bundled_project(shared_tmp: Path):
     worker to need it computes it, the others wait for it and then read it (none of them writes to it).
 
     Records the repository's own cache already holds (after `bash scripts/build`) are copied in, never
-    written back: the cache checks each one as usual and recomputes what is missing, stale or altered."""
+    written back, with the marks of the arithmetic checks they passed there: the cache checks each one as usual
+    (its structure, and its arithmetic unless its checksum is marked) and recomputes what is missing, stale or
+    altered."""
     from chutes.cli.site import compute_stage
 
     root = shared_tmp / "built"
@@ -130,7 +132,7 @@ def bundled_project(shared_tmp: Path):
             ours = REPOSITORY / ".cache" / "results"
             if ours.is_dir():
                 project.cache_dir.mkdir(parents=True, exist_ok=True)
-                for record in ours.glob("*.json"):
+                for record in [*ours.glob("*.json"), *ours.glob(".*.json.verified")]:  # and the checks' marks
                     shutil.copy(record, project.cache_dir / record.name)
             cache = ResultCache(project.cache_dir)
             done.write_text(json.dumps([str(cache.path(r.slug, r.key)) for r in compute_stage(quiet=True)(project)]))
