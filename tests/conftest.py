@@ -61,7 +61,8 @@ def repository_untouched() -> Iterator[None]:
     before = _work_files()
     yield
     changed = {name for name, when in _work_files().items() if before.get(name) != when}
-    assert not changed, f"tests wrote to the repository's .cache: {sorted(changed)[:5]}"
+    assert not changed, (f"the repository's .cache changed during the run (a test wrote to it, unless a build ran "
+                         f"there meanwhile): {sorted(changed)[:5]}")
 
 
 @pytest.fixture
