@@ -173,3 +173,10 @@ def test_the_primes_of_a_class_are_all_its_primes_above_2_to_the_62_in_order(mod
     assert first == expected[:len(first)] and len(first) >= 200
     more = primes_above_bits(62 * 390, modulus, residue)  # the kept list, then new ones
     assert more == expected[:len(more)] and len(more) >= 390
+
+
+def test_a_class_without_primes_is_refused() -> None:
+    from chutes.compute.solve.modular import primes_above_bits
+
+    with pytest.raises(ValueError, match="no primes above"):
+        primes_above_bits(100, 4, 2)
