@@ -33,14 +33,15 @@ def test_solve_json_classic():
 
 
 def test_solve_json_imports_only_what_it_needs():
-    """The quick command's start-up (benchmarks/startup.py): no floats beyond numpy, no simulation, no web stack,
-    no worker processes, no cluster."""
+    """The quick command's start-up (benchmarks/startup.py): no numpy (slower to import than the exact solve runs),
+    no simulation, no web stack, no worker processes, no cluster."""
     out = subprocess.run([sys.executable, "-X", "importtime", "-m", "chutes", "solve", "classic", "--json"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     loaded = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
-    assert {"chutes.compute.solve.twoplayer", "numpy"} <= loaded
-    heavy = {"scipy", "numba", "jinja2", "plotly", "mkdocs", "yaml", "tqdm", "threadpoolctl", "dask", "multiprocessing",
+    assert "chutes.compute.solve.twoplayer" in loaded
+    heavy = {"numpy", "scipy", "numba", "jinja2", "plotly", "mkdocs", "yaml", "tqdm", "threadpoolctl", "dask",
+             "multiprocessing",
              "chutes.site_build.render", "chutes.site_build.board_page", "chutes.site_build.records",
              "chutes.compute.record.schema", "chutes.compute.solve.simulate"}
     assert loaded & heavy == set()

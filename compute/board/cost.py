@@ -14,8 +14,7 @@ The constants were measured on the 2-core reference machine (see benchmarks/).
 from __future__ import annotations
 
 import math
-
-import numpy as np
+from dataclasses import dataclass
 
 from .model import Board, BoardError
 from .reach import roll_squares
@@ -80,37 +79,173 @@ def scale_bits(board: Board) -> float:
     return denominator.bit_length()
 
 
-def _turn_matrix_float(board: Board) -> np.ndarray:
-    """The turn matrix among the roll squares in floats (roll-again folded in, as if without a limit: a
-    limit shortens turns, so the estimate errs long), for the spectral radius."""
+@dataclass(frozen=True)
+class _Turns:
+    """One turn among the roll squares in floats, kept as its rolls (roll-again folded in as if without a
+    limit: a limit shortens turns, so the estimate errs long). Q = (I − B)⁻¹A: A holds the rolls that end the
+    turn (`ends`: row i's (column, chance); the last square left out), B the rolls of `roll_again_on`, at most one
+    per square (`again`: the square it moves to, None where there is none or it wins), each of chance
+    `again_chance`. B's squares off its cycles in an order where each comes before the one it moves to
+    (`order`), then its cycles (a roll-again move that cycles never leaves its cycle)."""
+
+    start: int
+    ends: list[list[tuple[int, float]]]
+    again: list[int | None]
+    again_chance: float
+    order: list[int]
+    cycles: list[list[int]]
+
+    @property
+    def size(self) -> int:
+        return len(self.ends)
+
+    def step(self, u: list[float]) -> list[float]:
+        """u·Q for a row vector u: v = u(I − B)⁻¹ along the roll-again moves (a geometric series around each
+        cycle), then v·A."""
+        b, again = self.again_chance, self.again
+        v = list(u)
+        for i in self.order:
+            j = again[i]
+            if j is not None and v[i]:
+                v[j] += b * v[i]
+        for cycle in self.cycles:  # V_c(j) = x_j + b·V_c(j−1) all around
+            n = len(cycle)
+            first = sum(b**m * v[cycle[-m]] for m in range(n)) / (1 - b**n)
+            v[cycle[0]] = first
+            for k in range(1, n):
+                v[cycle[k]] += b * v[cycle[k - 1]]
+        out = [0.0] * self.size
+        for i, vi in enumerate(v):
+            if vi:
+                for j, chance in self.ends[i]:
+                    out[j] += vi * chance
+        return out
+
+    def nonzeros(self) -> int:
+        """Nonzero entries of Q: row i reaches what A reaches from i and from every square B leads i to."""
+        reach = [sum(1 << j for j, _ in row) for row in self.ends]
+        for cycle in self.cycles:
+            shared = 0
+            for i in cycle:
+                shared |= reach[i]
+            for i in cycle:
+                reach[i] = shared
+        for i in reversed(self.order):
+            j = self.again[i]
+            if j is not None:
+                reach[i] |= reach[j]
+        return sum(r.bit_count() for r in reach)
+
+
+def _turns(board: Board) -> _Turns:
+    """A board's `_Turns`."""
     squares = roll_squares(board)
     index = {q: i for i, q in enumerate(squares)}
-    d = len(squares)
-    A = np.zeros((d, d))
-    B = np.zeros((d, d))
-    for i, q in enumerate(squares):
+    last, total = board.squares, board.roll_weight
+    ends: list[list[tuple[int, float]]] = []
+    again: list[int | None] = []
+    chance = 0.0
+    for q in squares:
+        row: dict[int, float] = {}
+        target = None
         for roll, weight in board.rolls:
             nxt = board.move(q, roll)
-            if nxt != board.squares:
-                (B if roll == board.roll_again_on else A)[i, index[nxt]] += weight / board.roll_weight
-    return np.linalg.solve(np.eye(d) - B, A) if board.roll_again_on is not None else A
+            if roll == board.roll_again_on:
+                chance = weight / total
+                target = None if nxt == last else index[nxt]
+            elif nxt != last:
+                row[index[nxt]] = row.get(index[nxt], 0.0) + weight / total
+        ends.append(sorted(row.items()))
+        again.append(target)
+    waiting = [0] * len(squares)  # Kahn's order over the roll-again moves: what remains lies on cycles
+    for j in again:
+        if j is not None:
+            waiting[j] += 1
+    order = [i for i, w in enumerate(waiting) if w == 0]
+    for i in order:
+        j = again[i]
+        if j is not None:
+            waiting[j] -= 1
+            if waiting[j] == 0:
+                order.append(j)
+    cycles, placed = [], set(order)
+    for i in range(len(squares)):
+        if i not in placed:
+            cycle = [i]
+            placed.add(i)
+            while (j := again[cycle[-1]]) != i:
+                assert j is not None, "a square left by Kahn's order lies on a cycle"
+                cycle.append(j)
+                placed.add(j)
+            cycles.append(cycle)
+    return _Turns(index[board.start], ends, again, chance, order, cycles)
+
+
+WALK_TURNS, WINDOW = 2000, 60
+"""`ending_rate` follows at most WALK_TURNS turns and averages the rate over the last WINDOW (every period up
+to 6, and 10, 12, 15, 20, 30 and 60, divides it: a chain that cycles with such a period averages out exactly)."""
+SETTLED, SETTLED_TURNS = 1e-9, 10
+"""`ending_rate` stops once half the games are over and the rate has changed by less than SETTLED from turn to
+turn SETTLED_TURNS times in a row."""
+
+
+def ending_rate(turns: _Turns) -> float:
+    """ρ, the rate at which games from the start go on: the spectral radius of the start's part of Q (the
+    slowest way a game can go on decays like ρᵏ), from P(T > k) followed in floats turn by turn.
+
+    For large k, P(T > k) ≈ C·kᵐ·ρᵏ, with m + 1 the size of ρ's largest Jordan block (m > 0 when ρ is repeated,
+    as when entering the board and finishing need the same rare roll). With L(k) = log P(T > k) and w the window,
+    L(k) − L(k − w) = m·log(k / (k − w)) + w·log ρ; two consecutive windows give m (rounded to a whole number,
+    at least 0), then ρ. Followed until the rate settles (after some hundred turns where the next eigenvalue
+    is close); 0 if every game is over first. Where it has not settled after WALK_TURNS turns (games of
+    thousands of turns), ρ is taken from the eigenvalues of the start's part of Q (`_radius`)."""
+    u = [0.0] * turns.size
+    u[turns.start] = 1.0
+    reached = {turns.start}
+    logs = [0.0]  # L(k) for k = 0, 1, …
+    rate, settled = math.nan, 0
+    for k in range(1, WALK_TURNS + 1):
+        u = turns.step(u)
+        alive = sum(u)
+        if alive == 0:
+            return 0.0
+        reached.update(i for i, x in enumerate(u) if x)
+        logs.append(logs[-1] + math.log(alive))
+        w, bent = max(1, min(k // 2, WINDOW)), 0.0
+        if k > 2 * w:
+            near, far = math.log(k / (k - w)), math.log((k - w) / (k - 2 * w))
+            bent = max(0, round((logs[k] - 2 * logs[k - w] + logs[k - 2 * w]) / (near - far))) * near
+        previous, rate = rate, math.exp((logs[k] - logs[k - w] - bent) / w)
+        settled = settled + 1 if abs(rate - previous) < SETTLED else 0
+        if logs[k] < -math.log(2) and settled >= SETTLED_TURNS:
+            return rate
+        u = [x / alive for x in u]
+    return _radius(turns, sorted(reached))
+
+
+def _radius(turns: _Turns, part: list[int]) -> float:
+    """The spectral radius of Q among the states `part`, by numpy's eigenvalues (Q's rows from `_Turns.step`)."""
+    import numpy as np  # only for games of thousands of turns: numpy takes longer to import than a quick solve
+
+    rows = [turns.step([float(i == j) for j in range(turns.size)]) for i in part]
+    return float(max(abs(np.linalg.eigvals(np.array([[row[j] for j in part] for row in rows])))))
 
 
 def estimated_seconds(board: Board) -> tuple[float, str]:
     """Estimated time of `chutes solve` on this board (`compute.record.results.solve`, one process, the reference
     machine) in seconds, and the stage that dominates it, as words ("the exact two-player sum (… primes at
     degree d)" or "the exact game-length distribution (about … terms)")."""
-    Q = _turn_matrix_float(board)
-    d = len(Q)
+    turns = _turns(board)
+    d = turns.size
     bits = scale_bits(board)
     primes = (d * (d + 1) * bits + (d + 1) * d / (2 * math.log(2)) + 64) / 62
     two_player = primes * SECONDS_PER_PRIME_AT_320 * (d / 320) ** PRIME_COST_EXPONENT
-    rho = float(max(abs(np.linalg.eigvals(Q)))) if d else 0.0
+    rho = ending_rate(turns) if d else 0.0
     tail = MAX_TERMS if rho >= 1 else (EXACT_TAIL_LOG / math.log(rho) if rho > 0 else 1)
     decide = MAX_TERMS if rho >= 1 else (DECIDE_MARGIN * DECIDED_TAIL_LOG / math.log(rho) if rho > 0 else 1)
     wide = EXACT_BITS / bits if bits else math.inf  # a one-sided fair die (s = 1): the terms never grow
     terms = min(max(min(EXACT_TURNS, tail, wide), decide), MAX_TERMS)
-    nonzeros = int(np.count_nonzero(Q))
+    nonzeros = turns.nonzeros()
     if DENSE * nonzeros > d * d:
         exact = d * d * terms * (SECONDS_PER_ENTRY_TERM + SECONDS_PER_TERM_BIT_SQUARED * terms * bits * bits / 2)
     else:

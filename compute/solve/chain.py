@@ -18,15 +18,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import gcd
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-import numpy as np
 from flint import fmpq_mat, fmpz_mat
 
 from ..board.model import Board
 from ..board.reach import doomed_squares, passed_squares, roll_squares
-from . import exact, floats, landing, recurrence, threeplayer, twoplayer
+from . import exact, landing, recurrence, threeplayer, twoplayer
 from .integer import IntegerChain
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,15 @@ class TurnChain(IntegerChain):
     @cached_property
     def expected_turns_float(self) -> np.ndarray:
         """Expected turns from each state by double-precision LU (`floats.expected_turns_float`)."""
+        from . import floats  # numpy: imported only when a float cross-check is asked for
+
         return floats.expected_turns_float(self)
 
     @cached_property
     def pair_matrix_float(self) -> np.ndarray:
         """W[i, j] = P(player to move on i beats the one on j), in double precision (`floats.pair_matrix_float`)."""
+        from . import floats
+
         return floats.pair_matrix_float(self)
 
     @property

@@ -14,7 +14,6 @@ from functools import cached_property
 from itertools import islice
 
 import gmpy2
-import numpy as np
 from flint import fmpq, fmpq_mat, fmpz_mat
 
 from .integer import IntegerChain
@@ -95,7 +94,8 @@ class FloatTail:
     def terms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """P(T = k) and P(T > k) in floats for k past the exact part, until the tail is below `exact_tail`, or
         below `float_tail` from turn `loose` on (at most MAX_TERMS turns in all)."""
-        from scipy.sparse import csr_array  # only the charts need the float tail; scipy is slow to import
+        import numpy as np  # only the charts need the float tail; numpy and scipy are slow to import
+        from scipy.sparse import csr_array
 
         QT = csr_array(self.chain.Q_float.T)
         r = self.chain.r_float

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import numpy as np
 from flint import fmpq_mat, fmpz_mat
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -42,11 +45,15 @@ class IntegerChain:
     @cached_property
     def Q_float(self) -> np.ndarray:
         """Q in double precision (for cross-checks and charts)."""
+        import numpy as np  # a quick exact solve never needs it: numpy takes longer to import than it runs
+
         return np.array([[int(x) for x in row] for row in self.M.tolist()], dtype=float) / self.scale
 
     @cached_property
     def r_float(self) -> np.ndarray:
         """Probability of finishing in one turn from each state, in double precision."""
+        import numpy as np
+
         return np.array(self.finish, dtype=float) / self.scale
 
     def Q_exact(self) -> fmpq_mat:
