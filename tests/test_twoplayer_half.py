@@ -9,11 +9,11 @@ from pathlib import Path
 import gmpy2
 import pytest
 from flint import fmpz_poly
-from helpers import LONGEST
+from helpers import LONGEST, chain
 
 from chutes.compute.board.file import board_from_mapping, load_board
 from chutes.compute.board.model import BoardError
-from chutes.compute.solve import twoplayer
+from chutes.compute.solve import modular, twoplayer
 from chutes.compute.solve.chain import TurnChain, turn_chain
 from chutes.compute.solve.reference import first_player_wins_full, pair_wins_full
 from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
@@ -119,6 +119,26 @@ def test_minimal_polynomial_annihilates_and_divides_the_characteristic_polynomia
     gamma, m = _half_parts(c)
     k = len(m) - 1
     assert m[-1] == 1 and 1 <= k <= c.size
+    assert all(sum(m[j] * gamma[n + j] for j in range(k + 1)) == 0 for n in range(2 * c.size - k))
+    assert (c.M.charpoly() % fmpz_poly(m)).is_zero()
+
+
+def test_a_roll_again_turn_s_minimal_polynomial_comes_from_a_few_primes(monkeypatch) -> None:
+    """With a six rolling again the scale has 49 bits, so the bound asks for 66 primes; the coefficients scaled
+    back from Π(x − λ) are found from 4 or 8, and the polynomial is the same: it annihilates the sequence and
+    divides the characteristic polynomial."""
+    c = chain("classic-roll-again")
+    found = []
+
+    def recorded(values: list[int], modulus: int, scale: int) -> list[int] | None:
+        found.append((modulus.bit_length(), scaled_back(values, modulus, scale)))
+        return found[-1][1]
+
+    scaled_back = modular._scaled_back
+    monkeypatch.setattr(modular, "_scaled_back", recorded)
+    gamma, m = _half_parts(c)
+    k = len(m) - 1
+    assert found and found[-1][1] == m and found[-1][0] <= 8 * 63
     assert all(sum(m[j] * gamma[n + j] for j in range(k + 1)) == 0 for n in range(2 * c.size - k))
     assert (c.M.charpoly() % fmpz_poly(m)).is_zero()
 

@@ -182,10 +182,14 @@ def minimal_polynomial(seq: list[int], d: int, scale: int) -> list[int]:
     """Coefficients (constant first, monic) of the minimal polynomial of an integer sequence of 2d terms
     satisfying a recurrence of order ≤ d, checked exactly; [1] for the zero sequence.
 
-    Its roots are eigenvalues of A (|μ| ≤ s), so no coefficient exceeds (1 + s)^d in size: it is found
-    modulo word-size primes (Berlekamp–Massey in FLINT) whose product exceeds twice that (Chinese remainders,
-    keeping the primes of largest degree), lifted to the symmetric range and checked to annihilate the
-    first 2d terms exactly (enough: the sequence satisfies a recurrence of order ≤ d)."""
+    It is found modulo word-size primes (Berlekamp–Massey in FLINT), keeping the primes of largest degree, and
+    a candidate is accepted only if it annihilates the first 2d terms exactly (enough: the sequence satisfies
+    a recurrence of order ≤ d, so a monic annihilator of the least degree found is the minimal polynomial).
+    Its roots are the eigenvalues μ = sλ of A (|λ| ≤ 1), so no coefficient exceeds (1 + s)^d in size: primes
+    whose product exceeds twice that always give it, lifted to the symmetric range. With a large scale (a
+    roll-again turn's s has dozens of bits) far fewer usually do: the coefficient of xʲ is s^(k−j) times that
+    of Π(x − λ), whose fractions are small, so with 4, 8, 16, … primes each of those is tried by rational
+    reconstruction (`_rational`) and scaled back."""
     if not any(seq):
         return [1]
     if len(seq) < 2 * d:
@@ -193,19 +197,63 @@ def minimal_polynomial(seq: list[int], d: int, scale: int) -> list[int]:
     seq = seq[:2 * d]
     G = fmpz_poly(seq)
     bound = math.ceil(d * math.log2(scale + 1)) + SLACK_BITS
+    needed = len(primes_above_bits(bound))
     found: list[tuple[int, list[int]]] = []
-    for p in islice(_primes_above_62(1, 0), len(primes_above_bits(bound)) + 16):
+    early = 4  # the number of kept primes at the next try of the scaled-back reconstruction
+    for p in islice(_primes_above_62(1, 0), needed + 16):
         ring = fmpz_mod_poly_ctx(p)  # the terms reduced in C, not one Python remainder each
         reduced = ring(G).coeffs()  # without the trailing zeros of a sequence that ends: put back
         terms: list[int | fmpz_mod] = [*reduced, *[0] * (2 * d - len(reduced))]
         found.append((p, [int(c) for c in ring.minpoly(terms).coeffs()]))
         k = max(len(c) for _, c in found) - 1
         kept = [(q, c) for q, c in found if len(c) == k + 1]
-        if sum(math.log2(q) for q, _ in kept) <= bound:
+        whole = sum(math.log2(q) for q, _ in kept) > bound
+        if not whole and (len(kept) < early or 2 * early > needed):
             continue
         values, product = crt_many([[c[j] for _, c in kept] for j in range(k + 1)], [q for q, _ in kept])
-        coeffs = [v - product if v > product // 2 else v for v in values]
+        if whole:
+            coeffs: list[int] | None = [v - product if v > product // 2 else v for v in values]
+        else:
+            early *= 2
+            coeffs = _scaled_back(values, product, scale)
+        if coeffs is None:
+            continue
         tail = (fmpz_poly(coeffs[::-1]) * G).coeffs()  # coefficient n + k is Σ_j m_j γ_(n+j)
         if all(c == 0 for c in tail[k:2 * d]):
             return coeffs
     raise ArithmeticError("no set of primes gave an exact minimal polynomial")
+
+
+def _scaled_back(values: list[int], modulus: int, scale: int) -> list[int] | None:
+    """The integer polynomial m whose coefficients are `values` modulo `modulus`, if each m_j / s^(k−j) (k the
+    degree) is a fraction that rational reconstruction finds; None if one is not, or m is not integral."""
+    if math.gcd(scale, modulus) != 1:
+        return None
+    k = len(values) - 1
+    inverse, bound = gmpy2.invert(scale, modulus), gmpy2.isqrt(modulus // 2)
+    out: list[int] = []
+    shift = gmpy2.mpz(1)  # s^-(k-j) modulo the modulus, for j = k, k - 1, …
+    for j in range(k, -1, -1):
+        fraction = _rational(values[j] * shift % modulus, modulus, bound)
+        if fraction is None:
+            return None
+        whole, rest = divmod(fraction[0] * gmpy2.mpz(scale) ** (k - j), fraction[1])
+        if rest:
+            return None
+        out.append(int(whole))
+        shift = shift * inverse % modulus
+    return out[::-1]
+
+
+def _rational(value: int, modulus: int, bound: int) -> tuple[int, int] | None:
+    """(r, t) with r ≡ t·value (mod modulus), |r| ≤ bound, 0 < t ≤ bound and gcd(r, t) = 1 (rational
+    reconstruction: the extended Euclidean algorithm stopped at the first remainder within the bound; unique
+    when 2·bound² < modulus), or None if there is none."""
+    r0, r1 = gmpy2.mpz(modulus), gmpy2.mpz(value) % modulus
+    t0, t1 = gmpy2.mpz(0), gmpy2.mpz(1)
+    while r1 > bound:
+        q = r0 // r1
+        r0, r1, t0, t1 = r1, r0 - q * r1, t1, t0 - q * t1
+    if t1 == 0 or abs(t1) > bound or gmpy2.gcd(r1, t1) != 1:
+        return None
+    return (int(r1), int(t1)) if t1 > 0 else (int(-r1), int(-t1))
