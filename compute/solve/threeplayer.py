@@ -52,8 +52,9 @@ SPARE_PRIMES = 2
 PRIME_BITS = 62
 """Every prime used is above 2^PRIME_BITS (the primes of `primes_above_bits`)."""
 
-OUTER_GROUP, INNER_GROUP = 128, 16
-"""Primes per group in the two-level reduction of the big coefficients."""
+SPLIT_GROUP, INNER_GROUP = 64, 16
+"""Primes per group where the remainder tree of the big coefficients stops halving, and per group it then
+splits into (the residues modulo each prime of such a group are taken in C)."""
 
 
 @dataclass(frozen=True)
@@ -239,17 +240,33 @@ def _product(values: list[int]) -> gmpy2.mpz:
 def _reduced(coeffs: list[int], primes: list[int]) -> Iterator[tuple[list[int], list[int]]]:
     """(a few primes, the coefficients modulo their product), group by group.
 
-    Taking big coefficients modulo products of primes (two levels, OUTER_GROUP then INNER_GROUP primes) lets
-    GMP's fast division do most of the work that word-size remainders would otherwise do prime by prime."""
+    A remainder tree, so that GMP's fast division does most of the work that word-size remainders would
+    otherwise do prime by prime: the coefficients are taken modulo the product of a top group of primes about
+    as large as a typical coefficient, then modulo each half of it, and so on down to SPLIT_GROUP primes, then
+    modulo each INNER_GROUP of those (measured: with the three sixes, whose coefficients have 74,000 bits,
+    2.3 s instead of 3.1 s for two fixed levels of 128 and 16 primes; the classic board 0.30 s instead of
+    0.33 s)."""
     big = [gmpy2.mpz(c) for c in coeffs]
-    for i in range(0, len(primes), OUTER_GROUP):
-        outer = primes[i:i + OUTER_GROUP]
-        modulus = _product(outer)
-        level = [c % modulus for c in big]
-        for j in range(0, len(outer), INNER_GROUP):
-            inner = outer[j:j + INNER_GROUP]
+    typical = sorted(c.bit_length() for c in big)[len(big) // 2]
+    top = SPLIT_GROUP * 2 ** max(0, int(math.log2(max(1.0, typical / (PRIME_BITS * SPLIT_GROUP)))))
+    for i in range(0, len(primes), top):
+        group = primes[i:i + top]
+        modulus = _product(group)
+        yield from _descend(group, [c % modulus for c in big])
+
+
+def _descend(group: list[int], level: list[gmpy2.mpz]) -> Iterator[tuple[list[int], list[int]]]:
+    """`_reduced` below one node of the tree: `level` holds the coefficients modulo the product of `group`."""
+    if len(group) <= SPLIT_GROUP:
+        for j in range(0, len(group), INNER_GROUP):
+            inner = group[j:j + INNER_GROUP]
             modulus = _product(inner)
             yield inner, [int(c % modulus) for c in level]
+        return
+    half = (len(group) // 2 + SPLIT_GROUP - 1) // SPLIT_GROUP * SPLIT_GROUP
+    for part in (group[:half], group[half:]):
+        modulus = _product(part)
+        yield from _descend(part, [c % modulus for c in level])
 
 
 def _residues(F: list[int], G_mod: list[int], w: list[int], cofactor: int,
