@@ -184,9 +184,9 @@ def _turns(board: Board) -> _Turns:
 WALK_TURNS, WINDOW = 2000, 60
 """`ending_rate` follows at most WALK_TURNS turns and averages the rate over the last WINDOW (every period up
 to 6, and 10, 12, 15, 20, 30 and 60, divides it: a chain that cycles with such a period averages out exactly)."""
-SETTLED, SETTLED_TURNS = 1e-9, 10
-"""`ending_rate` stops once half the games are over and the rate has changed by less than SETTLED from turn to
-turn SETTLED_TURNS times in a row."""
+SETTLED, SETTLED_TURNS = 1e-6, 10
+"""`ending_rate` stops once half the games are over and the rate ρ has changed by less than SETTLED·(1 − ρ) from
+turn to turn SETTLED_TURNS times in a row (the estimated numbers of turns go like 1/log ρ ≈ −1/(1 − ρ))."""
 
 
 def ending_rate(turns: _Turns) -> float:
@@ -216,7 +216,7 @@ def ending_rate(turns: _Turns) -> float:
             near, far = math.log(k / (k - w)), math.log((k - w) / (k - 2 * w))
             bent = max(0, round((logs[k] - 2 * logs[k - w] + logs[k - 2 * w]) / (near - far))) * near
         previous, rate = rate, math.exp((logs[k] - logs[k - w] - bent) / w)
-        settled = settled + 1 if abs(rate - previous) < SETTLED else 0
+        settled = settled + 1 if abs(rate - previous) < SETTLED * (1 - rate) else 0
         if logs[k] < -math.log(2) and settled >= SETTLED_TURNS:
             return rate
         u = [x / alive for x in u]
