@@ -53,8 +53,8 @@ PRIME_BITS = 62
 """Every prime used is above 2^PRIME_BITS (the primes of `primes_above_bits`)."""
 
 SPLIT_GROUP, INNER_GROUP = 64, 16
-"""Primes per group where the remainder tree of the big coefficients stops halving, and per group it then
-splits into (the residues modulo each prime of such a group are taken in C)."""
+"""The remainder tree of the big coefficients halves its groups of primes down to SPLIT_GROUP, then splits each
+into groups of INNER_GROUP, whose residues modulo each prime are taken in C."""
 
 
 @dataclass(frozen=True)
