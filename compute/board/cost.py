@@ -201,7 +201,6 @@ def ending_rate(turns: _Turns) -> float:
     thousands of turns), ρ is taken from the eigenvalues of the start's part of Q (`_radius`)."""
     u = [0.0] * turns.size
     u[turns.start] = 1.0
-    reached = {turns.start}
     logs = [0.0]  # L(k) for k = 0, 1, …
     rate, settled = math.nan, 0
     for k in range(1, WALK_TURNS + 1):
@@ -209,7 +208,6 @@ def ending_rate(turns: _Turns) -> float:
         alive = sum(u)
         if alive == 0:
             return 0.0
-        reached.update(i for i, x in enumerate(u) if x)
         logs.append(logs[-1] + math.log(alive))
         w, bent = max(1, min(k // 2, WINDOW)), 0.0
         if k > 2 * w:
@@ -220,15 +218,23 @@ def ending_rate(turns: _Turns) -> float:
         if logs[k] < -math.log(2) and settled >= SETTLED_TURNS:
             return rate
         u = [x / alive for x in u]
-    return _radius(turns, sorted(reached))
+    return _radius(turns)
 
 
-def _radius(turns: _Turns, part: list[int]) -> float:
-    """The spectral radius of Q among the states `part`, by numpy's eigenvalues (Q's rows from `_Turns.step`)."""
+def _radius(turns: _Turns) -> float:
+    """The spectral radius of Q among the states reachable from the start, by numpy's eigenvalues (Q's rows
+    from `_Turns.step`)."""
     import numpy as np  # only for games of thousands of turns: numpy takes longer to import than a quick solve
 
-    rows = [turns.step([float(i == j) for j in range(turns.size)]) for i in part]
-    return float(max(abs(np.linalg.eigvals(np.array([[row[j] for j in part] for row in rows])))))
+    rows = [turns.step([float(i == j) for j in range(turns.size)]) for i in range(turns.size)]
+    reached, todo = {turns.start}, [turns.start]
+    while todo:
+        for j, x in enumerate(rows[todo.pop()]):
+            if x and j not in reached:
+                reached.add(j)
+                todo.append(j)
+    part = sorted(reached)
+    return float(max(abs(np.linalg.eigvals(np.array([[rows[i][j] for j in part] for i in part])))))
 
 
 def estimated_seconds(board: Board) -> tuple[float, str]:

@@ -232,16 +232,16 @@ def _scaled_back(values: list[int], modulus: int, scale: int) -> list[int] | Non
     k = len(values) - 1
     inverse, bound = gmpy2.invert(scale, modulus), gmpy2.isqrt(modulus // 2)
     out: list[int] = []
-    shift = gmpy2.mpz(1)  # s^-(k-j) modulo the modulus, for j = k, k - 1, …
+    power, shift = gmpy2.mpz(1), gmpy2.mpz(1)  # s^(k-j), and s^-(k-j) modulo the modulus, for j = k, k - 1, …
     for j in range(k, -1, -1):
         fraction = _rational(values[j] * shift % modulus, modulus, bound)
         if fraction is None:
             return None
-        whole, rest = divmod(fraction[0] * gmpy2.mpz(scale) ** (k - j), fraction[1])
+        whole, rest = divmod(fraction[0] * power, fraction[1])
         if rest:
             return None
         out.append(int(whole))
-        shift = shift * inverse % modulus
+        power, shift = power * scale, shift * inverse % modulus
     return out[::-1]
 
 
