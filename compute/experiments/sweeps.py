@@ -31,9 +31,11 @@ from .variants import (
 
 SWEEP_FORMAT = 2
 """The version of a stored sweep's layout (its own, apart from the board record's SCHEMA_VERSION)."""
-JUMPS_PER_PIECE = 200
+JUMPS_PER_PIECE = 500
 """Candidates per piece of the add-jump sweep: fixed, so that a sweep resumed with another number of
-workers finds exactly the pieces it would have made (the chains of a piece are iterated together)."""
+workers finds exactly the pieces it would have made (the chains of a piece are iterated together: on the
+classic board 500 a piece take 1.09–1.12 s for the 5,346 candidates, 200 a piece 1.27–1.43 s, with the same
+floats; 11 pieces still share two workers evenly)."""
 
 
 def dice_piece(fields: dict[str, Any], faces: int) -> dict[str, Any]:
