@@ -168,7 +168,7 @@ def test_the_float_scan_gives_the_same_floats_as_the_dense_einsum_iteration(slug
 
 
 def _forty_squares():
-    """A small board whose add-jump sweep still has several pieces."""
+    """A small board whose add-jump sweep has two pieces (744 changed candidates), more with smaller pieces."""
     from chutes.compute.board.file import board_from_mapping
 
     return board_from_mapping({"title": "forty", "squares": 40, "die": 6, "ladders": [[3, 15], [12, 30]],
@@ -227,6 +227,7 @@ def test_an_interrupted_sweep_resumes_without_redoing_work(tmp_path) -> None:
 
 def test_an_interrupted_scan_resumes_from_its_pieces_whatever_the_jobs(tmp_path, monkeypatch) -> None:
     b = _forty_squares()
+    monkeypatch.setattr(whatif, "JUMPS_PER_PIECE", 100)  # its 744 changed candidates in 8 pieces
     real = whatif.jump_piece
     done: list[int] = []
 
