@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import gmpy2
-from flint import fmpq_series, fmpz_mat, fmpz_poly, nmod_poly
+from flint import fmpz_mat, fmpz_poly, fmpz_series, nmod_poly
 
 from .integer import IntegerChain
 from .modular import crt_many, krylov, primes_above_bits, reduced_fraction, run_parallel
@@ -213,8 +213,8 @@ def three_setup(chain: IntegerChain) -> ThreeSetup:
         return ThreeSetup(s, z, head, F, fmpz_poly(), fmpz_poly(), 1, 0.0)
     L = k * (k + 1) // 2
     F_rev = fmpz_poly(minimal[z:][::-1])  # F*(x) = xᵏ F(1/x), constant term 1
-    with series_precision(2 * L + 1):
-        inverse = fmpz_poly([x.p for x in fmpq_series(F_rev, prec=2 * L + 1).inv().coeffs()])
+    with series_precision(2 * L + 1):  # F*(0) = 1: its inverse series has integer coefficients
+        inverse = fmpz_poly((fmpz_series([1], prec=2 * L + 1) / fmpz_series(F_rev, prec=2 * L + 1)).coeffs())
     G_rev = symmetric_square_reversed(F_rev, inverse, L)
     # the shifted sequences (from index z) to L terms: numerator / F* as power series
     a_shift = _series_terms(fmpz_poly(alpha[z:z + k]).mul_low(F_rev, k).mul_low(inverse, L), L)
