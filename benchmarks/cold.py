@@ -14,7 +14,6 @@ The section between the markers in benchmarks/results.md is replaced (run.py wri
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import sys
@@ -26,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from sections import write_table  # noqa: E402
-from timing import timed_process, timing_cells  # noqa: E402
+from timing import side_by_side, timed_process, timing_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- cold.py: begin -->", "<!-- cold.py: end -->"
@@ -41,17 +40,13 @@ def busy_seconds() -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="timed runs per checkout (default 3)")
-    parser.add_argument("--against", type=Path, default=None, help="another checkout to time side by side")
-    options = parser.parse_args()
-    checkouts = {"this checkout": ROOT} | ({options.against.resolve().name: options.against.resolve()}
-                                          if options.against else {})
+    repeats, checkouts = side_by_side(__doc__.splitlines()[0], 3)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"NO_MKDOCS_2_WARNING": "1"}
     boards = ROOT / "site_src" / "boards"
+    bundled = len(list(boards.glob("*.toml")))
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
     load = os.getloadavg()[0]
-    for _ in range(options.runs):
+    for _ in range(repeats):
         for name, checkout in checkouts.items():
             with tempfile.TemporaryDirectory() as cache:
                 busy = busy_seconds()
@@ -59,7 +54,7 @@ def main() -> None:
                                                  "--cache", cache], checkout, env)
                 cpu = busy_seconds() - busy
                 computed = (done.stdout + done.stderr).count("computed in")
-            if computed != len(list(boards.glob("*.toml"))):
+            if computed != bundled:
                 raise SystemExit(f"{name}: {computed} boards computed, not every bundled board")
             times[name].append((wall, cpu))
             load = max(load, os.getloadavg()[0])
@@ -67,7 +62,7 @@ def main() -> None:
     intro = (
         f"Every bundled board from cold (`python benchmarks/cold.py`, {platform.machine()}, {os.cpu_count()} cores, "
         f"run {time.strftime('%Y-%m-%d')}): `chutes compute` of the "
-        f"{len(list(boards.glob('*.toml')))} bundled boards into an empty cache as a whole process, {options.runs} "
+        f"{bundled} bundled boards into an empty cache as a whole process, {repeats} "
         f"runs per checkout, interleaved; the load average reached {load:.1f}. Budget: median ≤ "
         f"{BUDGET_SECONDS:.0f} s by the clock.")
     columns = ["code", "median wall", "fastest wall", "median CPU (the machine's)", "within budget"]

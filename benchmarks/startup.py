@@ -15,7 +15,6 @@ The section between the markers in benchmarks/results.md is replaced (run.py wri
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import shutil
@@ -28,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from sections import write_table  # noqa: E402
-from timing import timed_process, timing_cells  # noqa: E402
+from timing import side_by_side, timed_process, timing_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- startup.py: begin -->", "<!-- startup.py: end -->"
@@ -58,12 +57,7 @@ def without_bytecode(checkout: Path, into: Path) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15, help="runs per checkout and condition (default 15)")
-    parser.add_argument("--against", type=Path, default=None, help="another checkout to time side by side")
-    options = parser.parse_args()
-    checkouts = {"this checkout": ROOT} | ({options.against.resolve().name: options.against.resolve()}
-                                          if options.against else {})
+    repeats, checkouts = side_by_side(__doc__.splitlines()[0], 15, per="checkout and condition")
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     cold_env = {**base, "PYTHONDONTWRITEBYTECODE": "1"}
     load = os.getloadavg()[0]
@@ -75,7 +69,7 @@ def main() -> None:
             timed_run(checkout, base)  # writes the warm condition's bytecode
             cold = without_bytecode(checkout, Path(scratch) / str(n))
             folders[name] = {"warm": (checkout, base), "no bytecode": (cold, cold_env)}
-        for _ in range(options.runs):
+        for _ in range(repeats):
             for name, conditions in folders.items():
                 for condition, (folder, env) in conditions.items():
                     wall, cpu, out = timed_run(folder, env)
@@ -88,7 +82,7 @@ def main() -> None:
             for (name, condition), runs in times.items()]
     intro = (
         f"Start-up (`python benchmarks/startup.py`, {platform.machine()}, Python {platform.python_version()}, run "
-        f"{time.strftime('%Y-%m-%d')}): `chutes solve classic --json` as a whole process, {options.runs} runs per "
+        f"{time.strftime('%Y-%m-%d')}): `chutes solve classic --json` as a whole process, {repeats} runs per "
         f"row, interleaved; warm = the project's cached bytecode, no bytecode = its modules compiled on every run "
         f"(installed libraries keep theirs); the load average reached {load:.1f} on 2 cores. Budget: median ≤ "
         f"{BUDGET_SECONDS:.2f} s. Every run printed the same {len(next(iter(outputs))):,} bytes.")

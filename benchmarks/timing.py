@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 import resource
 import statistics
 import subprocess
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def side_by_side(description: str, runs: int, per: str = "checkout") -> tuple[int, dict[str, Path]]:
+    """The command line of a benchmark that times this checkout beside another: the number of runs (`--runs`,
+    default `runs`, counted per `per`) and the checkouts by name (`--against DIR` adds one)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=runs, help=f"runs per {per} (default {runs})")
+    parser.add_argument("--against", type=Path, default=None, help="another checkout to time side by side")
+    options = parser.parse_args()
+    other = options.against.resolve() if options.against else None
+    return options.runs, {"this checkout": ROOT} | ({other.name: other} if other else {})
 
 
 def timed_process(command: list[str], cwd: Path,

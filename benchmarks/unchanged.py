@@ -12,7 +12,6 @@ The section between the markers in benchmarks/results.md is replaced (run.py wri
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import shutil
@@ -25,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from sections import write_table  # noqa: E402
-from timing import timed_process, timing_cells  # noqa: E402
+from timing import side_by_side, timed_process, timing_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- unchanged.py: begin -->", "<!-- unchanged.py: end -->"
@@ -41,12 +40,7 @@ def timed_compute(checkout: Path, cache: Path, env: dict[str, str]) -> tuple[flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="timed runs per checkout (default 7)")
-    parser.add_argument("--against", type=Path, default=None, help="another checkout to time side by side")
-    options = parser.parse_args()
-    checkouts = {"this checkout": ROOT} | ({options.against.resolve().name: options.against.resolve()}
-                                          if options.against else {})
+    repeats, checkouts = side_by_side(__doc__.splitlines()[0], 7)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"NO_MKDOCS_2_WARNING": "1"}
     first: dict[str, float] = {}
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
@@ -62,7 +56,7 @@ def main() -> None:
                 marker.unlink()
             first[name] = timed_compute(checkout, caches[name], env)[0]
         load = os.getloadavg()[0]
-        for _ in range(options.runs):
+        for _ in range(repeats):
             for name, checkout in checkouts.items():
                 wall, cpu, out = timed_compute(checkout, caches[name], env)
                 if "computed in" in out:
@@ -75,7 +69,7 @@ def main() -> None:
     intro = (
         f"Nothing to compute (`python benchmarks/unchanged.py`, {platform.machine()}, run {time.strftime('%Y-%m-%d')}):"
         f" `chutes compute` of the {boards} bundled boards as a whole process, every record up to date; the first "
-        f"read of the records alone, then {options.runs} runs per checkout, interleaved; the load average reached "
+        f"read of the records alone, then {repeats} runs per checkout, interleaved; the load average reached "
         f"{load:.1f} on {os.cpu_count()} cores. Budget: median ≤ {BUDGET_SECONDS:.0f} s.")
     columns = ["code", "first read", "median wall", "fastest wall", "median CPU", "within budget"]
     print(write_table(RESULTS, BEGIN, END, intro, columns, rows))
