@@ -96,6 +96,42 @@ def digit_count(n: int) -> int:
     return len(integer_text(abs(n)))
 
 
-def stable(x: float | Fraction) -> float:
-    """A float rounded to 12 significant digits: identical text on every platform."""
-    return float(f"{float(x):.12g}")
+STABLE_DIGITS = 12
+"""Significant digits of the floats a record stores from exact values (`stable_ratio`)."""
+
+
+def stable(x: float) -> float:
+    """A float rounded to 12 significant digits (for floats computed the same way on every machine: counts of
+    simulated games and the like). An exact value is rounded by `stable_ratio` instead."""
+    return float(f"{x:.12g}")
+
+
+def rounded_ratio(a: int, b: int, digits: int) -> float:
+    """a / b (b > 0) correctly rounded to `digits` significant digits (half to even), as the float nearest that
+    decimal: from integers alone, so the same on every machine, and every digit of it true."""
+    if a == 0:
+        return 0.0
+    size = abs(a)
+    e = digits - 1 - int((size.bit_length() - b.bit_length()) * 0.30102999566398120)  # 10^e·a/b has ~`digits`
+    while True:
+        q, r = divmod(size * 10**e, b) if e >= 0 else divmod(size, b * 10**-e)
+        if q >= 10**digits:
+            e -= 1
+        elif q < 10 ** (digits - 1):
+            e += 1
+        else:
+            break
+    divisor = b if e >= 0 else b * 10**-e
+    if 2 * r > divisor or (2 * r == divisor and q % 2):
+        q += 1
+    return float(f"{'-' if a < 0 else ''}{q}e{-e}")
+
+
+def stable_ratio(a: int, b: int) -> float:
+    """a / b correctly rounded to STABLE_DIGITS significant digits (`rounded_ratio`)."""
+    return rounded_ratio(a, b, STABLE_DIGITS)
+
+
+def rounded(x: Fraction, digits: int = STABLE_DIGITS) -> float:
+    """An exact value correctly rounded to `digits` significant digits (`rounded_ratio`)."""
+    return rounded_ratio(x.numerator, x.denominator, digits)

@@ -12,7 +12,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..compute.board.limits import MAX_DICE, MAX_DIE, MAX_PLAYERS, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
+from ..compute.board.limits import (
+    MAX_DICE,
+    MAX_DIE,
+    MAX_PLAYERS,
+    MAX_ROLL_AGAIN_LIMIT,
+    MAX_SQUARES,
+    MAX_WEIGHT,
+    RANGES,
+)
 from ..compute.record.results import WITHIN
 from . import figures
 
@@ -46,6 +54,7 @@ def site_constants() -> dict[str, Any]:
         "MAX_ROLL_AGAIN_LIMIT": MAX_ROLL_AGAIN_LIMIT,
         "MAX_WEIGHT": MAX_WEIGHT,
         "MAX_PLAYERS": MAX_PLAYERS,
+        "RANGES": RANGES,
         "WITHIN": list(WITHIN),
         "LADDER": figures.LADDER,
         "CHUTE": figures.CHUTE,

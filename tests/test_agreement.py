@@ -1,7 +1,8 @@
 """Exact, double-precision and simulated results agree on every bundled board.
 
-Tolerances: exact vs float to 1e-9 relative; simulation within its 95% interval widened to 4.5
-standard errors (the chance that a correct value falls outside is below 1e-5 per check).
+Tolerances: exact vs float to 1e-12 relative (the series' rounding bound is below 10⁻¹¹ on these boards);
+simulation within its 95% interval widened to 4.5 standard errors (the chance that a correct value falls outside
+is below 1e-5 per check).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import pytest
 from helpers import BUNDLED, board, chain
 
 from chutes.compute.solve.exact import distribution, expected_turns
-from chutes.compute.solve.floats import expected_turns_float, pair_matrix_float
 from chutes.compute.solve.simulate import first_player_share, game_lengths, mean_turns, two_player_games
 from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
@@ -24,29 +24,34 @@ WIDEN = 4.5 / 1.959963984540054
 def test_expected_turns_exact_vs_float(slug):
     c = chain(slug)
     exact = np.array([float(x) for x in expected_turns(c)])
-    assert np.allclose(exact, expected_turns_float(c), rtol=1e-9, atol=0)
+    assert np.allclose(exact, c.expected_turns_float, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("slug", BUNDLED)
-def test_first_player_exact_vs_stein(slug):
+def test_first_player_exact_vs_series(slug):
     c = chain(slug)
-    assert math.isclose(float(first_player_wins(c)), c.first_player_float, rel_tol=1e-9)
+    assert math.isclose(float(first_player_wins(c)), c.first_player_float, rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("slug", BUNDLED)
-def test_distribution_sums_to_mean(slug):
+def test_distribution_adds_up_to_the_mean(slug):
+    """Σ k·P(T = k) over the exact part falls short of the exact mean by E[T; T > n], which lies between
+    (n + 1)·P(T > n) and P(T > n)·(n + the longest expected game from any state)."""
     c = chain(slug)
     dist = distribution(c)
-    mean = sum(k * p for k, p in enumerate(dist.pmf_float, start=1))
-    assert math.isclose(mean, float(expected_turns(c)[c.start]), rel_tol=1e-9)
+    n, tail = dist.terms, dist.exact_tail
+    short = expected_turns(c)[c.start] - sum(k * p for k, p in enumerate(dist.exact, start=1))
+    assert (n + 1) * tail <= short <= tail * (n + max(expected_turns(c)))
 
 
-def test_pair_matrix_exact_vs_stein():
+def test_pair_matrix_exact_vs_series():
     c = chain("classic")
-    W = pair_matrix_float(c)
+    picks = [i for i, j in [(0, 0), (99, 99), (80 - 1, 30), (50, 97)] for i in (i, j) if i in c.index]
+    W = c.floats.series([c.index[q] for q in picks]).pairs
+    where = {q: n for n, q in enumerate(picks)}
     for i, j in [(0, 0), (99, 99), (80 - 1, 30), (50, 97)]:
         if i in c.index and j in c.index:
-            assert math.isclose(float(pair_wins(c, i, j)), W[c.index[i], c.index[j]], rel_tol=1e-9)
+            assert math.isclose(float(pair_wins(c, i, j)), W[where[i], where[j]], rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("slug", BUNDLED)

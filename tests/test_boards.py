@@ -86,7 +86,7 @@ def test_every_problem_of_a_file_is_reported_at_once():
     message = err(GOOD.replace("[3, 11]", "[11, 3]").replace("[17, 4]", "[4, 17]") + "start = 20\n")
     assert "a ladder goes up" in message and "a chute goes down" in message and "start: must be below" in message
     message = err(GOOD.replace("die = 6", "die = 0").replace("squares = 20", 'squares = "x"'))
-    assert "die: input should be greater" in message and "squares: expected a whole number" in message
+    assert "die: 0 is out of range" in message and "squares: expected a whole number" in message
 
 
 def test_a_byte_order_mark_is_accepted():

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page
 from pydantic import ValidationError
 
 from chutes.compute.board.file import parse_board
-from chutes.compute.board.limits import MAX_DICE, MAX_DIE, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
+from chutes.compute.board.limits import MAX_DICE, MAX_DIE, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT, RANGES
 from chutes.compute.board.model import Board, BoardError
 from chutes.compute.board.problems import board_problems
 from chutes.compute.record.results import WITHIN, solve
@@ -324,7 +324,7 @@ def test_an_invalid_design_gives_the_command_lines_message_and_keeps_the_last_re
     assert page.evaluate("document.querySelector('#designer').dataset.state") == "invalid"
     too_many = MAX_SQUARES + 100
     for address, problem in ((f"?squares={too_many}&die=6",
-                              f"squares: input should be less than or equal to {MAX_SQUARES}, got {too_many}"),
+                              f"squares: {too_many} is out of range ({RANGES['squares']})"),
                              ("?squares=100&die=abc", "die: expected a whole number, got 'abc'"),
                              ("?squares=100&die=6&overshoot=wrap",
                               "overshoot: must be one of \"stay\", \"bounce\", \"pass\", got 'wrap'")):
@@ -509,7 +509,7 @@ def test_the_house_rules_are_set_in_the_form_kept_in_the_address_downloaded_and_
     one_die = Board.unchecked(**{**made.fields(), "dice": 1, "roll_again_on": None, "roll_again_limit": None,
                                  "roll_again_penalty": None})
     assert board_problems(one_die) == ["enter_on: no roll makes 12 (a roll makes 1-6)"]
-    for typed, problem in (("5", f"dice: input should be less than or equal to {MAX_DICE}, got 5"),
+    for typed, problem in (("5", f"dice: 5 is out of range ({RANGES['dice']})"),
                            ("1", board_problems(one_die)[0])):
         page.get_by_label("Number of dice").fill(typed)
         page.wait_for_function(f"document.querySelector('.design-alert').textContent === {problem!r}")

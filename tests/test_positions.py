@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import chain
 
 from chutes.compute.record import series
-from chutes.compute.record.series import POSITIONS_MASS, position_series
+from chutes.compute.record.series import POSITIONS_HOME, position_series
 
 
 def test_positions_are_the_exact_distribution_to_chart_precision() -> None:
@@ -21,7 +21,7 @@ def test_positions_are_the_exact_distribution_to_chart_precision() -> None:
         assert abs(on_board + row[board.squares] - 1) < 1e-5
     assert series["on_square"][1][38] == 0.166667, "square 1's ladder takes a sixth of first rolls to 38"
     assert series["on_square"][1][1] == 0.166667, "and the foot shows how often a roll landed there"
-    assert series["on_square"][-1][board.squares] >= POSITIONS_MASS > series["on_square"][-2][board.squares]
+    assert series["on_square"][-1][board.squares] >= POSITIONS_HOME > series["on_square"][-2][board.squares]
 
 
 def test_landings_on_a_foot_match_the_exact_jump_usage() -> None:

@@ -12,7 +12,6 @@ from chutes.compute.board.file import KNOWN_KEYS, parse_board
 from chutes.compute.board.model import BoardError
 from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.exact import expected_turns
-from chutes.compute.solve.floats import expected_turns_float
 from chutes.compute.solve.simulate import game_lengths, mean_turns
 from chutes.compute.solve.twoplayer import first_player_wins
 
@@ -24,10 +23,11 @@ SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 def test_exact_equals_float(board) -> None:
     chain = turn_chain(board)
     exact = expected_turns(chain)
-    floats = expected_turns_float(chain)
-    for e, f in zip(exact, floats):
-        assert abs(f - float(e)) <= 1e-12 * max(1.0, float(e))
-    assert abs(chain.first_player_float - float(first_player_wins(chain))) <= 1e-12
+    floats = chain.floats
+    bound = floats.relative_error(floats.start_series.terms)  # the series' own rounding bound, and its truncation
+    for e, f in zip(exact, chain.expected_turns_float):
+        assert abs(f - float(e)) <= bound * float(e) + 1e-15
+    assert abs(chain.first_player_float - float(first_player_wins(chain))) <= bound
 
 
 @SLOW

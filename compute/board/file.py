@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
-from .limits import MAX_DICE, MAX_DIE, MAX_FILE_BYTES, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT
+from .limits import MAX_DICE, MAX_DIE, MAX_FILE_BYTES, MAX_ROLL_AGAIN_LIMIT, MAX_SQUARES, MAX_WEIGHT, RANGES
 from .model import Board, rules_message
 from .problems import BoardError
 
@@ -85,7 +85,15 @@ def _pydantic_problem(error: ErrorDetails, data: Mapping[str, Any]) -> str:
         return f"{key}: each jump is a pair [from, to], got {shown}"
     if kind == "literal_error":
         return f"{key}: must be one of {_choices(str(loc[0]))}, got {shown}"
+    if kind == "too_short" and loc and loc[0] == "enter_on":
+        return "enter_on: lists no roll (list the rolls that bring a token onto the board, or leave the key out)"
+    if kind == "string_too_short" and loc and loc[0] == "title":
+        return "title: is empty (give the board a name, or leave the key out to use the file name)"
+    allowed = RANGES.get(str(loc[0])) if loc else None
+    if kind in ("greater_than_equal", "less_than_equal") and allowed:
+        return f"{key}: {shown} is out of range ({allowed})"
     return f"{key}: {error['msg'].lower()}, got {shown}"
+
 
 
 def _unknown_keys(names: list[str]) -> list[str]:
@@ -131,7 +139,7 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
                      start=parsed.start, source=parsed.source, slug=slug, chute_word=chute_word,
                      listed=parsed.listed, roll_again_limit=parsed.roll_again_limit,
                      roll_again_penalty=parsed.roll_again_penalty, dice=parsed.dice,
-                     enter_on=None if parsed.enter_on is None else tuple(sorted(set(parsed.enter_on))),
+                     enter_on=None if parsed.enter_on is None else tuple(sorted(parsed.enter_on)),
                      weights=None if parsed.weights is None else tuple(parsed.weights))
     except ValidationError as exc:
         raise BoardError(f"{name}: {rules_message(exc)}") from None

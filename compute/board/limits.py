@@ -16,3 +16,14 @@ MAX_ROLL_AGAIN_LIMIT = 20
 MAX_PLAYERS = 20
 """The most players in a race (a class of 20 playing together): the certified sum costs O(n) a turn and needs
 fewer turns as n grows (benchmarks/players.py)."""
+
+RANGES = {
+    "squares": f"a board has 2 to {MAX_SQUARES:,} squares",
+    "die": f"a die has 1 to {MAX_DIE} faces",
+    "dice": f"a roll sums 1 to {MAX_DICE} dice",
+    "weights": f"each face weighs 0 to {MAX_WEIGHT:,}",
+    "roll_again_limit": f"0 to {MAX_ROLL_AGAIN_LIMIT} extra rolls in one turn",
+    "start": "a square from 0, off the board, to the last",
+}
+"""What each key with a range allows, in words: the end of a message about a value outside it (the command
+line's and the design page's)."""

@@ -115,6 +115,9 @@ def _roll_problems(board: Rules) -> list[str]:
     elif board.roll_again_penalty is not None and board.roll_again_limit is None:
         problems.append("roll_again_penalty: needs roll_again_limit (the most extra rolls in one turn)")
     if board.enter_on is not None:
+        twice = sorted({v for v in board.enter_on if board.enter_on.count(v) > 1})
+        if twice:
+            problems.append(f"enter_on: {_ranges(twice)} listed more than once (list each roll once)")
         never = [v for v in board.enter_on if v not in totals]
         if never:
             problems.append(f"enter_on: no roll makes {_ranges(never)} (a roll makes {_ranges(sorted(totals))})")

@@ -108,6 +108,6 @@ def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, sch
                                             progress=progress) for f in chunk]
         by_pair = {(i, k): f for (i, k), f in zip(changed, floats)}
         firsts = [by_pair.get((e.source, e.target)) for e in effects]
-        return scan_json(effects, firsts, turn_chain(board).first_player_float, min_length)
+        return scan_json(effects, firsts, turn_chain(board).first_player_wins, min_length)
 
     return _cached(board, "add-jump", {"min_length": min_length}, folder, compute, force)

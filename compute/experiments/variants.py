@@ -19,22 +19,18 @@ from typing import Any
 import gmpy2
 import numpy as np
 from flint import fmpq, fmpq_mat
-from threadpoolctl import threadpool_limits
 
 from ..board.limits import MAX_DIE
 from ..board.model import Board, BoardError
 from ..board.rules import roll_landing
-from ..numbers import decimal_string, exact_json, fraction_from_json
+from ..numbers import decimal_string, exact_json, fraction_from_json, rounded
 from ..solve.chain import TurnChain, roll_counts, turn_chain
+from ..solve.exact import fraction
 
 MIN_JUMP_LENGTH = 10
 ALIVE_TOLERANCE = 1e-7
 """The float scan stops a candidate once less than this mass A of games is still running: the neglected part
-of ½·Σ P(T = k)² is then at most ½·A² = 5·10⁻¹⁵. This is the tolerance the stored `delta_first_player` (12
-significant digits of a difference) already sits at: its last digits are at the level of double-precision
-rounding, and on the noordenbos board 3·10⁻⁷ changes 2,795 of the 5,683 stored values (10⁻⁸ changes 704), so
-it stays. The page shows 3 decimals of a percentage point (10⁻⁵), which 10⁻⁵ would keep on those boards
-(but with no guarantee for a value close to a rounding boundary)."""
+of ½·Σ P(T = k)² is then at most ½·A² = 5·10⁻¹⁵, far below the DELTA_DECIMALS stored."""
 MAX_FLOAT_TURNS = 200_000
 
 
@@ -68,8 +64,20 @@ def die_row(board: Board, faces: int) -> dict[str, Any]:
     if variant.roll_again_on is None:
         first: dict[str, Any] = {**exact_json(chain.first_player_wins), "exact": True}
     else:
-        first = {"decimal": repr(chain.first_player_float), "exact": False}
+        first = {"decimal": certified_digits(chain), "exact": False}
     return {"faces": faces, "expected_turns": exact_json(mean), "first_player_wins": first, "note": note}
+
+
+def certified_digits(chain: TurnChain) -> str:
+    """The first player's chance in double precision (`floats.FloatChain.start_series`), to the significant digits
+    its rounding bound certifies (at most 15)."""
+    floats = chain.floats
+    series = floats.start_series
+    bound = Fraction(floats.relative_error(series.terms))
+    digits = 1
+    while digits < 15 and bound * 10 ** (digits + 1) <= 1:
+        digits += 1
+    return f"{float(series.pairs[0, 0]):.{digits}g}"
 
 
 def longer_with_bigger_die(rows: Sequence[dict[str, Any]]) -> list[int]:
@@ -210,137 +218,85 @@ class RollChain:
 # --- one more chute or ladder: the first player's chance, in double precision ----------------------------
 
 
-def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
-    """U, V (J×d×2) with Q' = Q + U Vᵀ for each added jump (rank 2 covers roll-again turns)."""
+def _exact_updates(chain: TurnChain, feet: Sequence[int]) -> dict[str, dict[int, np.ndarray] | np.ndarray]:
+    """What every added jump's update is made of, exactly, then correctly rounded to floats. With B the rolls that
+    continue a turn and N = (I − B)⁻¹ (N = I without roll-again), for each foot i: Na = N·a and g = N·b (a, b:
+    the chances of landing on i with a roll that ends the turn, or continues it), and R = N·A (A: the rolls that
+    end the turn)."""
     board = chain.board
     d, die = chain.size, board.die
-    index = chain.index
-    rolls = roll_counts(board, chain.states, index)  # one fair die here: every weight is 1, their sum `die`
-    ends = np.array(rolls.ends, dtype=float) / die
-    cont = np.array(rolls.again, dtype=float) / die
-    land_end: dict[int, np.ndarray] = {}
-    land_cont: dict[int, np.ndarray] = {}
+    rolls = roll_counts(board, chain.states, chain.index)  # one fair die here: every weight is 1, their sum `die`
+    land_end = {i: [0] * d for i in feet}
+    land_cont = {i: [0] * d for i in feet}
     for x, q in enumerate(chain.states):
         for roll in range(1, die + 1):
             landing = roll_landing(board.squares, board.overshoot, q, roll)
-            store = land_cont if roll == board.roll_again_on else land_end
-            store.setdefault(landing, np.zeros(d))[x] += 1 / die
-    NB = np.linalg.inv(np.eye(d) - cont)
-    J = len(pairs)
+            if landing in land_end:
+                (land_cont if roll == board.roll_again_on else land_end)[landing][x] += 1
+    # N·(columns/die) = (die·I − B·die)⁻¹·columns, the columns: A, then each foot's a and b (in counts)
+    K = fmpq_mat(d, d, [die * (x == y) - rolls.again[x][y] for x in range(d) for y in range(d)])
+    columns = [rolls.ends[x] + [land_end[i][x] for i in feet] + [land_cont[i][x] for i in feet] for x in range(d)]
+    solved = K.solve(fmpq_mat(d, d + 2 * len(feet), [v for row in columns for v in row]))
+    floats = np.array([[float(fraction(solved[x, c])) for c in range(d + 2 * len(feet))] for x in range(d)])
+    n = len(feet)
+    return {"R": floats[:, :d], "Na": {i: floats[:, d + k] for k, i in enumerate(feet)},
+            "g": {i: floats[:, d + n + k] for k, i in enumerate(feet)}}
+
+
+def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """U, V (J×d×2) with Q' = Q + U Vᵀ for each added jump i → k (rank 2 covers roll-again turns), from the exact
+    parts (`_exact_updates`) by elementwise operations only (each correctly rounded: the same floats anywhere).
+
+    With e = e_k − e_i (no e_k if k is the last square), Sherman–Morrison on the continuing rolls gives
+    β = 1/(1 − (g_k − g_i)), U = [Na + β·(Na_k − Na_i)·g, β·g] and V = [e, R_k − R_i] (R's rows)."""
+    index = chain.index
+    parts = _exact_updates(chain, sorted({i for i, _ in pairs}))
+    R, Na, g = parts["R"], parts["Na"], parts["g"]
+    assert isinstance(R, np.ndarray) and isinstance(Na, dict) and isinstance(g, dict)
+    J, d = len(pairs), chain.size
     U = np.zeros((J, d, 2))
     V = np.zeros((J, d, 2))
     zero = np.zeros(d)
     for j, (i, k) in enumerate(pairs):
-        dvec = np.zeros(d)
-        dvec[index[i]] -= 1
-        if k in index:
-            dvec[index[k]] += 1
-        a, b = land_end.get(i, zero), land_cont.get(i, zero)
-        g = NB @ b
-        h = NB.T @ dvec
-        beta = 1 / (1 - dvec @ g)
-        U[j, :, 0] = NB @ a + beta * (h @ a) * g
-        U[j, :, 1] = beta * g
-        V[j, :, 0] = dvec
-        V[j, :, 1] = ends.T @ h
+        foot, top = index[i], index.get(k)
+        gi, ai = g[i], Na[i]
+        beta = 1 / (1 - ((gi[top] if top is not None else 0.0) - gi[foot]))
+        U[j, :, 0] = ai + (beta * ((ai[top] if top is not None else 0.0) - ai[foot])) * gi
+        U[j, :, 1] = beta * gi
+        V[j, foot, 0] = -1.0
+        if top is not None:
+            V[j, top, 0] = 1.0
+        V[j, :, 1] = (R[top] if top is not None else zero) - R[foot]
     return U, V
 
 
+DELTA_DECIMALS = 9
+"""The stored change of the first player's chance is rounded to this many decimals (the page shows 5)..."""
+SCAN_ERROR = 10.0**-DELTA_DECIMALS / 4
+"""...and each candidate's chance must have an error bound below this (`first_player_floats`): the change is then
+within one unit of its last decimal."""
+
+
 def first_player_floats(board: Board, pairs: Sequence[tuple[int, int]]) -> list[float | None]:
-    """P(first of two players wins) for the board with each added jump, in double precision.
+    """P(first of two players wins) for the board with each added jump, in double precision in a fixed order (the
+    same floats on any processor: `floats.FloatChain.scan`), None if the chain runs past MAX_FLOAT_TURNS.
 
-    All chains are iterated together: P = ½ + ½·Σₖ P(T = k)², each stopped once its games are over except
-    for a mass A < ALIVE_TOLERANCE. None if not reached. The part left out is at most ½·A²: every later
-    term is at most A, and they add up to A. The chains are the board's one turn chain (shared with every
-    other consumer) plus each jump's low-rank update; the products run on one BLAS thread (as in the
-    parallel workers: identical results, and threads only contend at these sizes).
-    """
-    return _first_player_floats(turn_chain(board), pairs, sparse=True)
-
-
-def _sparse_jumps(U: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, ...] | None:
-    """Without roll-again each update is U[j,:,0]·V[j,:,0]ᵀ: U[j,:,1] = 0, U[j,:,0] the chances of landing on
-    the jump's foot (from at most `die` states) and V[j,:,0] = e_top − e_foot (no e_top if the top is the last
-    square). Then (positions, values, foot, top) of each jump, else None (roll-again: a dense update)."""
-    J, d, _ = U.shape
-    if U[:, :, 1].any():
-        return None
-    rows = np.arange(J)
-    V0 = V[:, :, 0]
-    foot, top = V0.argmin(axis=1), V0.argmax(axis=1)
-    pattern = np.zeros_like(V0)
-    pattern[rows, foot] = -1
-    has_top = V0[rows, top] == 1
-    pattern[rows[has_top], top[has_top]] = 1
-    if not np.array_equal(V0, pattern) or not (V0[rows, foot] == -1).all():
-        return None
-    landing = U[:, :, 0] != 0
-    width = max(1, int(landing.sum(axis=1).max()))
-    positions = np.zeros((J, width), dtype=np.intp)  # padding: square 0 with weight 0 adds exactly nothing
-    values = np.zeros((J, width))
-    for j in range(J):
-        where = np.flatnonzero(landing[j])
-        positions[j, :len(where)] = where
-        values[j, :len(where)] = U[j, where, 0]
-    return positions, values, foot, np.where(has_top, top, -1)
-
-
-def _first_player_floats(chain: TurnChain, pairs: Sequence[tuple[int, int]], sparse: bool) -> list[float | None]:
-    """`first_player_floats`; `sparse`: without roll-again, use the updates' few nonzeros.
-
-    The sparse step does the general step's arithmetic, with the same roundings in the same order, minus the
-    products with zero: einsum accumulates XU = Σ_d X[j,d]·U[j,d,:] in order of d (the landing states here,
-    in increasing order), XU[:,1] = 0, and XU·Vᵀ is −XU₀ at the foot and +XU₀ at the top, zero elsewhere. The
-    results are the same floats (checked in tests/test_experiments.py)."""
+    Each chain is the board's turn chain plus the jump's rank-2 update (`_float_updates`), run until its games are
+    over except for a mass A < ALIVE_TOLERANCE; P = ½ + ½·Σₖ P(T = k)². Error: the part left out is at most ½·A²
+    (every later term is at most A, and they add up to A); each turn rounds every chance by at most (m + 6)·u of
+    the mass still running (a sum of at most m + 4 terms, m the most entries in a row or column of Q: `floats`),
+    so k turns change the sum of squares by at most 2·k·(m + 6)·u. A candidate whose bound passes SCAN_ERROR
+    raises ArithmeticError: its stored change would claim a digit it does not have."""
+    chain = turn_chain(board)
     if not pairs:
         return []
-    with threadpool_limits(1, user_api="blas"):
-        return _iterate(chain, pairs, sparse)
-
-
-def _iterate(chain: TurnChain, pairs: Sequence[tuple[int, int]], sparse: bool) -> list[float | None]:
-    """The updates and the iteration of `_first_player_floats` (called on one BLAS thread)."""
-    Q, r = chain.Q_float, chain.r_float
     U, V = _float_updates(chain, pairs)
-    J, d = len(pairs), chain.size
-    X = np.zeros((J, d))
-    X[:, chain.start] = 1.0
-    vsum = V.sum(axis=1)
-    Vt = np.ascontiguousarray(V.transpose(0, 2, 1))
-    total = np.zeros(J)
-    active = np.arange(J)
-    out: list[float | None] = [None] * J
-    jumps = _sparse_jumps(U, V) if sparse else None
-    rows = up = None
-    for _ in range(MAX_FLOAT_TURNS):
-        if jumps is not None:
-            positions, values, foot, top = jumps
-            if rows is None or len(rows) != len(active):  # where the jumps' tops are, once per active set
-                rows = np.arange(len(active))
-                up = top >= 0
-                up_rows, up_top = rows[up], top[up]
-            XU = (X[rows[:, None], positions] * values).sum(axis=1)  # a row's few terms, added in order
-            p = X @ r - XU * vsum[:, 0]
-            total += p * p
-            X = X @ Q
-            X[rows, foot] -= XU
-            X[up_rows, up_top] += XU[up]
-        else:
-            XU = np.matmul(X[:, None, :], U)[:, 0, :]
-            p = X @ r - np.einsum("jr,jr->j", XU, vsum)
-            total += p * p
-            X = X @ Q + np.matmul(XU[:, None, :], Vt)[:, 0, :]
-        done = X.sum(axis=1) < ALIVE_TOLERANCE
-        if done.any():
-            for j, t in zip(active[done], total[done]):
-                out[j] = 0.5 + 0.5 * float(t)
-            keep = ~done  # drop finished chains once, not a copy of U and V every turn
-            active, X, U, Vt, vsum, total = active[keep], X[keep], U[keep], Vt[keep], vsum[keep], total[keep]
-            if jumps is not None:
-                jumps = tuple(a[keep] for a in jumps)
-        if not len(active):
-            break
-    return out
+    floats = chain.floats
+    chances, turns = floats.scan(U, V, ALIVE_TOLERANCE, MAX_FLOAT_TURNS)
+    worst = ALIVE_TOLERANCE**2 / 2 + 2 * int(turns.max()) * (floats.widest + 6) * 2.0**-53
+    if worst > SCAN_ERROR:
+        raise ArithmeticError(f"the added-jump scan's error bound {worst:.1e} is above {SCAN_ERROR:.1e}")
+    return [None if np.isnan(p) else float(p) for p in chances]
 
 
 # --- the scan ------------------------------------------------------------------------------------------
@@ -357,14 +313,16 @@ STATUSES = ("changed", "no effect", "never ends")
 TOP = 10
 
 
-def scan_json(effects: Sequence[JumpEffect], firsts: Sequence[float | None], base_first: float,
+def scan_json(effects: Sequence[JumpEffect], firsts: Sequence[float | None], base_first: Fraction,
               min_length: int) -> dict[str, Any]:
-    """The JSON form of a single-jump scan: counts, top-10 lists, and every candidate with its effects."""
+    """The JSON form of a single-jump scan: counts, top-10 lists, and every candidate with its effects: the exact
+    change of the expected turns, and the change of the first player's chance from the board's exact one
+    (`base_first`) to each candidate's in double precision (`first_player_floats`), to DELTA_DECIMALS decimals."""
     rows = []
     for e, f in zip(effects, firsts):
         rows.append({"from": e.source, "to": e.target, "kind": e.kind, "status": e.status,
                      "delta_turns": exact_json(e.delta, 20) if e.delta is not None else None,
-                     "delta_first_player": float(f"{f - base_first:.12g}")
+                     "delta_first_player": round(f - float(base_first), DELTA_DECIMALS)
                      if f is not None and e.status == "changed" else None,
                      "counterintuitive": e.counterintuitive})
     # a changed candidate always has its delta (`RollChain.effect`)
@@ -380,7 +338,7 @@ def scan_json(effects: Sequence[JumpEffect], firsts: Sequence[float | None], bas
             "counterintuitive": sum(1 for e in effects if e.counterintuitive),
             "counterintuitive_ladders": sum(1 for e in effects if e.counterintuitive and e.kind == "ladder"),
             "counterintuitive_chutes": sum(1 for e in effects if e.counterintuitive and e.kind == "chute"),
-            "first_player_base": float(f"{base_first:.15g}"),
+            "first_player_base": rounded(base_first),
             "top": {"helpful_ladders": top("ladder", -1), "harmful_chutes": top("chute", +1),
                     "lengthening_ladders": top("ladder", +1), "shortening_chutes": top("chute", -1)},
             "jumps": rows}

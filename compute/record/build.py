@@ -18,7 +18,7 @@ from ..board import cost
 from ..board.limits import MAX_PLAYERS
 from ..board.model import Board
 from ..experiments import sweeps
-from ..numbers import stable
+from ..numbers import rounded, stable
 from ..solve import threeplayer
 from ..solve.chain import TurnChain, turn_chain
 from ..solve.modular import in_one_process
@@ -127,7 +127,7 @@ def players_record(chain: TurnChain, alone: bool = False) -> dict[str, Any]:
             chances = list(result.wins)
             seats[str(n)] = [{"seat": s + 1, "square": start, **w.json()} for s, w in enumerate(result.wins)]
         relative[str(n)] = [float(f"{n * float(x):.10g}") for x in chances]
-    W = chain.pair_matrix_float
+    W = chain.floats.series(shown).pairs
     Q = chain.Q_float
     return {
         "first_of_three": three,
@@ -136,8 +136,7 @@ def players_record(chain: TurnChain, alone: bool = False) -> dict[str, Any]:
         "seats_vs_fair_share": relative,
         "expected_rounds": rounds,
         "state_map": {"squares": [chain.states[i] for i in shown],
-                      "mover_wins": [[float(f"{x:.6g}") for x in row]
-                                     for row in np.clip(W[np.ix_(shown, shown)], 0.0, 1.0)]},
+                      "mover_wins": [[float(f"{x:.6g}") for x in row] for row in np.clip(W, 0.0, 1.0)]},
         "calculator": {"squares": list(chain.states), "start": start,
                        "rows": [[[int(j), float(Q[i, j])] for j in np.flatnonzero(Q[i])] for i in range(chain.size)],
                        "finish": [float(x) for x in chain.r_float]},
@@ -154,18 +153,23 @@ def three_ways(chain: TurnChain, simulated: tuple[Estimate, Estimate], seed: int
     √(p(1 − p)/n) for a share of n games), so that it does not depend on the simulation's own noise."""
     simulated_mean, simulated_share = simulated
     (mean, variance), first = chain.moments, chain.first_player_wins
+    floats = chain.floats
+    series = floats.start_series
+    bound = floats.relative_error(series.terms)
     return {
         "games": simulated_share.games,
         "seed": seed,
         "criterion": SIMULATION_Z,
-        "expected_turns": _row(mean, float(chain.expected_turns_float[chain.start]), simulated_mean,
+        "float_terms": series.terms,
+        "float_bound": float(f"{bound:.1e}"),
+        "expected_turns": _row(mean, float(series.expected_turns[chain.start]), bound, simulated_mean,
                                math.sqrt(variance)),
-        "first_player_wins": _row(first, chain.first_player_float, simulated_share,
+        "first_player_wins": _row(first, float(series.pairs[0, 0]), bound, simulated_share,
                                   math.sqrt(float(first * (1 - first)))),
     }
 
 
-def _row(exact: Fraction, floating: float, estimate: Estimate, spread: float) -> dict[str, Any]:
+def _row(exact: Fraction, floating: float, bound: float, estimate: Estimate, spread: float) -> dict[str, Any]:
     standard_error = spread / math.sqrt(estimate.games)
     if standard_error == 0:  # every game ends the same way (a one-sided die): the simulation must say exactly that
         if estimate.value != float(exact):
@@ -173,10 +177,12 @@ def _row(exact: Fraction, floating: float, estimate: Estimate, spread: float) ->
         z = 0.0
     else:
         z = abs(estimate.value - float(exact)) / standard_error
+    error = abs(Fraction(floating) - exact)
     return {
         "exact": exact,
         "float": stable(floating),
-        "float_error": stable(abs(floating - float(exact))),
+        "float_error": rounded(error, 3),
+        "float_agrees": error <= Fraction(bound) * exact,
         "simulated": stable(estimate.value),
         "standard_error": stable(standard_error),
         "standard_errors_apart": round(z, 2),

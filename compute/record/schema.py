@@ -33,7 +33,7 @@ from ..numbers import decimal_string, exact_json, fraction_json
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """The version of the record's layout and meaning; CHANGELOG.md records each change."""
 
 
@@ -126,7 +126,9 @@ class ExactChance(ExactProbability):
 
 
 class DoubleChance(_Model):
-    """A probability in double precision, marked as not exact."""
+    """A probability in double precision, marked as not exact: computed in a fixed order (the same on any
+    machine) and written to the significant digits its rounding bound certifies
+    (compute.experiments.variants.certified_digits)."""
 
     decimal: str
     exact: Literal[False]
@@ -305,8 +307,11 @@ class CheckRow(_Model):
     """One headline number three ways (compute.record.build._row)."""
 
     exact: Annotated[str, BeforeValidator(_twenty_digits)] = Field(description="The exact value, 20 digits.")
-    float: builtins.float = Field(description="The same by double-precision linear algebra (compute.solve.floats).")
-    float_error: builtins.float = Field(ge=0, description="|float − exact|.")
+    float: builtins.float = Field(description="The same in double precision by the Neumann series Σ Qᵏ, in a fixed "
+                                              "order (compute.solve.floats): the same on any machine; 12 digits.")
+    float_error: builtins.float = Field(ge=0, description="|float − exact|, exactly, to 3 significant digits.")
+    float_agrees: bool = Field(description="Whether float_error is within the rounding bound (Checks.float_bound "
+                                           "times the exact value).")
     simulated: builtins.float = Field(description="The simulated value (compute.solve.simulate).")
     standard_error: builtins.float = Field(ge=0, description="The standard error, from the exact distribution (0 when "
                                            "every game ends the same way: the simulation then gives the exact value).")
@@ -320,6 +325,10 @@ class Checks(_Model):
     games: int = Field(ge=1)
     seed: int
     criterion: float = Field(gt=0, description="Agreement: within this many standard errors.")
+    float_terms: int = Field(ge=1, description="Turns of the series the double-precision values sum.")
+    float_bound: float = Field(gt=0, description="A bound on their relative rounding error, float_terms·(m + 2)·2⁻⁵³ "
+                                                 "(m the most entries in a row or column of Q: every term is "
+                                                 "nonnegative, so no cancellation), rounded to 2 digits.")
     expected_turns: CheckRow
     first_player_wins: CheckRow
 
@@ -329,7 +338,6 @@ class Checks(_Model):
         if not (0 <= row.simulated <= 1 and 0 <= row.float <= 1):
             raise ValueError("the first player's chance must lie in [0, 1]")
         return row
-
 
 class LengthSeries(_Model):
     """The length chart's series (compute.record.series.length_series)."""
@@ -380,7 +388,8 @@ class PositionSeries(_Model):
 
 
 class Series(_Model):
-    """Every chart's numbers as floats (compute.record.series)."""
+    """Every chart's numbers as floats, each correctly rounded from an exact value (compute.record.series): 12
+    significant digits, 6 for the positions."""
 
     length: LengthSeries
     bounds: BoundSeries
@@ -422,7 +431,8 @@ class Seat(_Model):
 
 
 class StateMap(_Model):
-    """The two-player state map (compute.solve.floats.pair_matrix_float)."""
+    """The two-player state map: the chance that the player to move wins, for each pair of squares
+    (compute.solve.floats.FloatChain.series, in a fixed order: the same on any machine), to 6 digits."""
 
     squares: list[int]
     mover_wins: list[list[Probability]]
@@ -518,7 +528,9 @@ class AddedJump(_Model):
     kind: Literal["ladder", "chute"]
     status: Literal["changed", "no effect", "never ends"]
     delta_turns: Exact | None
-    delta_first_player: float | None = Field(description="In double precision.")
+    delta_first_player: float | None = Field(description="The change of the first player's chance, in double "
+                                             "precision in a fixed order, to 9 decimals (within one unit of the "
+                                             "last: compute.experiments.variants.first_player_floats).")
     counterintuitive: bool
 
 
@@ -548,7 +560,8 @@ class AddJumpScan(_Model):
     counterintuitive: int = Field(ge=0)
     counterintuitive_ladders: int = Field(ge=0)
     counterintuitive_chutes: int = Field(ge=0)
-    first_player_base: Probability
+    first_player_base: Probability = Field(description="The board's exact first-player chance, correctly rounded "
+                                                       "to 12 digits: what delta_first_player is measured from.")
     top: TopJumps
     jumps: list[AddedJump]
 

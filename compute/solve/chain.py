@@ -30,6 +30,8 @@ from .integer import IntegerChain
 if TYPE_CHECKING:
     import numpy as np
 
+    from .floats import FloatChain
+
 
 @dataclass(frozen=True)
 class RollCounts:
@@ -107,23 +109,22 @@ class TurnChain(IntegerChain):
         return threeplayer.first_of_three_wins(self)
 
     @cached_property
+    def floats(self) -> FloatChain:
+        """The chain in double precision, computed in a fixed order (`floats.FloatChain`): the same floats on any
+        processor."""
+        from .floats import FloatChain  # numpy and Numba: imported only when floats are asked for
+
+        return FloatChain(self)
+
+    @property
     def expected_turns_float(self) -> np.ndarray:
-        """Expected turns from each state by double-precision LU (`floats.expected_turns_float`)."""
-        from . import floats  # numpy: imported only when a float cross-check is asked for
-
-        return floats.expected_turns_float(self)
-
-    @cached_property
-    def pair_matrix_float(self) -> np.ndarray:
-        """W[i, j] = P(player to move on i beats the one on j), in double precision (`floats.pair_matrix_float`)."""
-        from . import floats
-
-        return floats.pair_matrix_float(self)
+        """Expected turns from each state in double precision, by the Neumann series (`floats.FloatChain`)."""
+        return self.floats.start_series.expected_turns
 
     @property
     def first_player_float(self) -> float:
-        """The first player's chance in double precision (the start's diagonal entry of W)."""
-        return float(self.pair_matrix_float[self.start, self.start])
+        """The first player's chance in double precision, by the same series."""
+        return float(self.floats.start_series.pairs[0, 0])
 
 
 def safe_squares(board: Board) -> tuple[int, ...]:

@@ -1,14 +1,13 @@
 """Exact one-player results: expected turns, visits, jump use, the game-length distribution.
 
 Every value here is an exact rational (`fractions.Fraction`) computed with integer or python-flint
-rational arithmetic; floats appear only in the tail of the distribution kept for charts.
+rational arithmetic.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from itertools import islice
@@ -19,9 +18,10 @@ from flint import fmpq, fmpq_mat, fmpz_mat
 from .integer import IntegerChain
 from .recurrence import Finishing, numerators
 
-EXACT_TURNS = 500
-"""The distribution's terms are kept exact for at least this many turns (the bounds after 9, 100 and 500
-turns and the shares of games over within 20, 50 and 100 turns are read from them)..."""
+EXACT_TURNS = 700
+"""The distribution's terms are kept exact for at least this many turns (the charts read at most 700 turns, the
+bounds after 9, 100 and 500 turns and the shares of games over within 20, 50 and 100 turns are read from
+them)..."""
 DECIDED_QUANTILE = Fraction(39, 40)
 """...and until the 97.5th percentile (the highest reported, so every lower quantile too), the shortest
 game and the mode are decided exactly (see `distribution`)."""
@@ -30,9 +30,6 @@ EXACT_TAIL = Fraction(1, 10**30)
 EXACT_BITS = 40_000
 """...or once the terms' denominator sᵏ passes this many bits (roll-again boards, whose exact terms grow by
 tens of bits a turn), but never before every landmark above is decided."""
-FLOAT_TAIL = 1e-15
-"""Past the exact part, float terms (for charts) go as far as the exact terms used to: until the tail is
-below EXACT_TAIL, or below this once sᵏ would pass EXACT_BITS bits."""
 MAX_TERMS = 100_000
 
 
@@ -77,60 +74,12 @@ def moments(chain: IntegerChain, turns: list[Fraction] | None = None) -> tuple[F
 
 
 @dataclass(frozen=True)
-class FloatTail:
-    """Where the exact part of a distribution ended, for its float continuation (`terms`): the games still
-    running after `turns` exact turns, u·Mᵏ as integers over `power` = sᵏ (None where the exact terms came from
-    the series, which has no vector: see `terms`), their total `alive`, and when to stop (`distribution`)."""
-
-    chain: IntegerChain
-    vector: tuple[int, ...] | None
-    alive: int
-    power: int
-    turns: int
-    loose: int | float
-    exact_tail: Fraction
-    float_tail: float
-
-    def terms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        """P(T = k) and P(T > k) in floats for k past the exact part, until the tail is below `exact_tail`, or
-        below `float_tail` from turn `loose` on (at most MAX_TERMS turns in all)."""
-        import numpy as np  # only the charts need the float tail; numpy and scipy are slow to import
-        from scipy.sparse import csr_array
-
-        QT = csr_array(self.chain.Q_float.T)
-        r = self.chain.r_float
-        tail = self.alive / self.power
-        if self.vector is not None:
-            x = np.array([v / self.power for v in self.vector])
-        else:
-            # u·Qᵏ in floats from the start (no cancellation: every entry is a sum of nonnegative terms), scaled
-            # to the exact mass still running
-            x = np.zeros(self.chain.size)
-            x[self.chain.start] = 1.0
-            for _ in range(self.turns):
-                x = QT @ x
-            x *= tail / x.sum()
-        k = self.turns
-        floor = _float_above(self.exact_tail)  # a float below it is below exact_tail: one float comparison a step
-        floats: list[float] = []
-        survival: list[float] = []
-        while not (k >= MAX_TERMS or tail < floor or (k >= self.loose and tail < self.float_tail)):
-            floats.append(float(x @ r))
-            x = QT @ x
-            tail = float(x.sum())
-            survival.append(tail)
-            k += 1
-        return tuple(floats), tuple(survival)
-
-
-@dataclass(frozen=True)
 class Distribution:
-    """P(T = k) for k = 1, 2, ...: exactly numerators[k − 1] / scaleᵏ for the first `terms` turns, floats after.
+    """P(T = k) for k = 1, 2, ..., `terms`: exactly numerators[k − 1] / scaleᵏ.
 
     The exact terms are integers over the implied denominator sᵏ (no fraction is reduced per term):
     `term`, `cdf`, `quantile`, `mode` and `shortest` answer exactly from them, and raise ValueError for
-    anything the exact part does not decide. The float terms are computed when first asked for (only the
-    charts read them).
+    anything the exact part does not decide.
     """
 
     scale: int
@@ -139,22 +88,6 @@ class Distribution:
     """P(T > terms)·scale^terms: the games still running after the exact part."""
     peak: int = 0
     """The mode as decided by `distribution` (0: not decided within the exact part)."""
-    tail: FloatTail | None = field(default=None, repr=False, compare=False)
-    """Where the float terms start from (None: there are none)."""
-
-    @cached_property
-    def _float_terms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        return self.tail.terms() if self.tail is not None else ((), ())
-
-    @property
-    def tail_floats(self) -> tuple[float, ...]:
-        """P(T = k) for k = terms + 1, ... in floats."""
-        return self._float_terms[0]
-
-    @property
-    def tail_survival(self) -> tuple[float, ...]:
-        """P(T > k) for k = terms + 1, ... (one per float term), from the same float iteration."""
-        return self._float_terms[1]
 
     @property
     def terms(self) -> int:
@@ -187,8 +120,8 @@ class Distribution:
 
     @property
     def pmf_float(self) -> list[float]:
-        """Every term as a float (the exact ones correctly rounded), exact part first."""
-        return [a / power for power, a, _ in self.scaled_terms()] + list(self.tail_floats)
+        """Every exact term as a float, correctly rounded (an integer over an integer)."""
+        return [a / power for power, a, _ in self.scaled_terms()]
 
     def cdf(self, k: int) -> Fraction:
         """P(T ≤ k) exactly (k within the exact part)."""
@@ -219,24 +152,6 @@ class Distribution:
             if a:
                 return k
         raise ValueError(f"no game ends within the exact part ({self.terms} terms)")
-
-
-def _float_above(x: Fraction) -> float:
-    """The smallest float ≥ x: for a float y, y < x exactly when y < _float_above(x)."""
-    f = float(x)
-    return f if Fraction(f) >= x else math.nextafter(f, math.inf)
-
-
-def _bits_horizon(s: int, bits: int) -> int | float:
-    """The first k with sᵏ of more than `bits` bits (where the exact terms used to stop)."""
-    if s < 2:
-        return math.inf
-    k = max(1, int(bits / math.log2(s)) - 1)
-    while k > 1 and (s ** (k - 1)).bit_length() > bits:
-        k -= 1
-    while (s**k).bit_length() <= bits:
-        k += 1
-    return k
 
 
 class _SparseWalk:
@@ -321,8 +236,19 @@ def _walk(chain: IntegerChain, found: Finishing | None, exact_turns: int) -> _Sp
     return _DenseWalk(chain) if _dense(chain) else _SparseWalk(chain)
 
 
+def state_vectors(chain: IntegerChain) -> Iterator[tuple[int, list[int]]]:
+    """(sⁿ, u·Mⁿ) for n = 0, 1, …: where a game from the start is after n turns, as integers over sⁿ (the games
+    over by then are the rest)."""
+    walk = _DenseWalk(chain) if _dense(chain) else _SparseWalk(chain)
+    power = 1
+    while True:
+        yield power, walk.entries()
+        walk.step()
+        power *= chain.scale
+
+
 def distribution(chain: IntegerChain, found: Finishing | None = None, exact_tail: Fraction = EXACT_TAIL,
-                 float_tail: float = FLOAT_TAIL, exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS,
+                 exact_bits: int = EXACT_BITS, max_terms: int = MAX_TERMS,
                  exact_turns: int = EXACT_TURNS, decide: Fraction = DECIDED_QUANTILE) -> Distribution:
     """The game-length distribution from the start: P(T = k) = u·M^(k−1)·f / sᵏ by integer vector iteration,
     or from the finishing recurrence from the start if it is given (`found`, see `by_series`), each term kept
@@ -336,9 +262,7 @@ def distribution(chain: IntegerChain, found: Finishing | None = None, exact_tail
     - the mode. A later term P(T = j), j > k, is a game still running after k turns that ends at turn j
       from some state, so P(T = j) ≤ P(T > k)·max(f)/s. Once that is below the largest term so far, no
       later term can reach it, and the mode is the first turn that attained it.
-    Past the exact part, float terms (and P(T > k) from the same iteration) continue for charts as far as
-    the exact terms went before: until the tail is below `exact_tail`, or below `float_tail` once sᵏ would
-    have passed `exact_bits` bits or `max_terms` is reached.
+    The charts read only these exact terms (correctly rounded): nothing past them is drawn.
     """
     s, finish, rows = chain.scale, chain.finish, chain.rows
     if any(sum(w for _, w in row) + f != s for row, f in zip(rows, finish)):
@@ -371,11 +295,7 @@ def distribution(chain: IntegerChain, found: Finishing | None = None, exact_tail
     vector = walk.entries()
     if vector is not None and sum(vector) != alive:
         raise ArithmeticError("the turn chain loses probability: P(T > k) is not 1 − P(T ≤ k)")
-    tail = None
-    if alive and float_tail > 0 and not alive * tail_d < tail_n * power:
-        tail = FloatTail(chain, None if vector is None else tuple(vector), alive, power, len(numerators),
-                         min(_bits_horizon(s, exact_bits), max_terms), exact_tail, float_tail)
-    return Distribution(s, tuple(numerators), alive, peak, tail)
+    return Distribution(s, tuple(numerators), alive, peak)
 
 
 def bound_terms(dist: Distribution) -> Iterator[tuple[int, gmpy2.mpz, int]]:

@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 from flint import arb, arb_mat, ctx, fmpq
-from scipy.sparse import csr_array
 
 from ..board.limits import MAX_PLAYERS
 from ..numbers import exact_json
 from .chain import TurnChain
+from .floats import dot
 from .recurrence import finishing, numerators
 from .twoplayer import pair_wins
 
@@ -208,15 +208,15 @@ def _terms_needed(chain: TurnChain, index: int, digits: int, players: int) -> in
     """About how many turns a race of `players` from one state runs before it is settled, in floats: until
     P(T > k)ᵖˡᵃʸᵉʳˢ and the rounds' tail fall below 10^-(digits + 2) (the exact sum goes on if this is short)."""
     eps = 10.0 ** -(digits + 2)
-    Q, t = csr_array(chain.Q_float), chain.expected_turns_float
+    floats, t = chain.floats, chain.expected_turns_float  # in a fixed order: the same count on any processor
     x = np.zeros(chain.size)
     x[index] = 1.0
     k = 0
     while k < MAX_TURNS:
         k += 1
-        x = x @ Q
-        survive = float(x.sum())
-        if survive**players < eps and survive ** (players - 1) * float(x @ t) < eps:
+        x = floats.step(x)
+        survive = math.fsum(x.tolist())
+        if survive**players < eps and survive ** (players - 1) * dot(x, t) < eps:
             break
     return k + k // 10 + 16
 

@@ -14,11 +14,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from platformdirs import user_cache_dir
 
 from ..board.model import Board
 
@@ -36,20 +34,14 @@ _MASK = (1 << 64) - 1
 @cache
 def _compiled_play() -> Dispatcher[Callable[..., np.ndarray]]:
     """`_games.play` compiled by Numba, in parallel, its machine code kept on disk in the user's cache folder
-    (`platformdirs.user_cache_dir("chutes-exact")`, numba/). Numba keeps it beside the source file unless
-    told otherwise, which would write inside the installed package: its cache folder setting points elsewhere
-    only while the function is wrapped (where the code goes is fixed then), and is put back at once."""
+    (`_jit.user_cache`)."""
     import numba
 
     from . import _games
+    from ._jit import user_cache
 
-    # numba.config's settings are made with globals() at import, so its type stubs do not list them
-    saved = numba.config.CACHE_DIR  # type: ignore[attr-defined]
-    numba.config.CACHE_DIR = str(Path(user_cache_dir("chutes-exact")) / "numba")  # type: ignore[attr-defined]
-    try:
+    with user_cache():
         return numba.njit(parallel=True, cache=True)(_games.play)
-    finally:
-        numba.config.CACHE_DIR = saved  # type: ignore[attr-defined]
 
 
 def _jump_table(board: Board) -> np.ndarray:

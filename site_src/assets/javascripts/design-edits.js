@@ -115,8 +115,7 @@
     };
     if (problems.length) return { board: null, problems: problems, squares: fields.squares };
     if (fields.enter_on !== null) {
-      fields.enter_on = fields.enter_on.filter(function (v, i, all) { return all.indexOf(v) === i; })
-        .sort(function (a, b) { return a - b; });
+      fields.enter_on = fields.enter_on.slice().sort(function (a, b) { return a - b; });  // a repeat is refused
     }
     var sides = split(design.jumps);
     fields.chute_word = "chutes";

@@ -291,6 +291,10 @@
     } else if (board.roll_again_penalty !== null && limit === null) {
       out.push("roll_again_penalty: needs roll_again_limit (the most extra rolls in one turn)");
     }
+    var twice = (board.enter_on || []).filter(function (v, i, all) {
+      return all.indexOf(v) !== i && all.lastIndexOf(v) === i;
+    });
+    if (twice.length) out.push("enter_on: " + ranges(twice) + " listed more than once (list each roll once)");
     var never = (board.enter_on || []).filter(function (v) { return totals.indexOf(v) < 0; });
     if (never.length) out.push("enter_on: no roll makes " + ranges(never) + " (a roll makes " + ranges(totals) + ")");
     return out;
@@ -309,11 +313,8 @@
     var m = /^([+-]?)0*(\d+)$/.exec(String(text));
     if (!m) return { problem: key + ": expected a whole number, got " + shown(String(text)) };
     var n = parseInt(text, 10), digits = (m[1] === "-" && m[2] !== "0" ? "-" : "") + m[2];
-    if (low !== null && n < low) {
-      return { problem: key + ": input should be greater than or equal to " + low + ", got " + digits };
-    }
-    if (high !== null && n > high) {
-      return { problem: key + ": input should be less than or equal to " + high + ", got " + digits };
+    if ((low !== null && n < low) || (high !== null && n > high)) {
+      return { problem: key + ": " + digits + " is out of range (" + C.RANGES[key.replace(/\[\d+\]$/, "")] + ")" };
     }
     return { value: n };
   }
