@@ -148,8 +148,7 @@ def _turns(board: Board) -> _Turns:
     for q in squares:
         row: dict[int, float] = {}
         target = None
-        for roll, weight in board.rolls:
-            nxt = board.move(q, roll)
+        for roll, weight, _, nxt in board.outcomes(q):  # a roll-again that flips: its heads' move stands for it
             if roll == board.roll_again_on:
                 chance = weight / total
                 target = None if nxt == last else index[nxt]

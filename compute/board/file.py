@@ -51,6 +51,7 @@ class _BoardFile(BaseModel):
     snakes: list[_Pair] | None = None
     source: str = ""
     listed: bool = True
+    choice: Literal["coin"] | None = None
 
 
 KNOWN_KEYS = tuple(_BoardFile.model_fields)
@@ -140,7 +141,7 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
                      listed=parsed.listed, roll_again_limit=parsed.roll_again_limit,
                      roll_again_penalty=parsed.roll_again_penalty, dice=parsed.dice,
                      enter_on=None if parsed.enter_on is None else tuple(sorted(parsed.enter_on)),
-                     weights=None if parsed.weights is None else tuple(parsed.weights))
+                     weights=None if parsed.weights is None else tuple(parsed.weights), choice=parsed.choice)
     except ValidationError as exc:
         raise BoardError(f"{name}: {rules_message(exc)}") from None
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any, Literal
 
@@ -19,6 +19,8 @@ from .problems import BoardError, board_problems
 from .rules import roll_landing, roll_target
 
 Jump = tuple[int, int]
+Outcome = tuple[int, int, int | None, int]
+"""One way a roll goes (`Board.outcomes`): the roll, its weight, the square it lands on (None: none), where it leads."""
 
 
 class Board(BaseModel):
@@ -47,6 +49,10 @@ class Board(BaseModel):
     slug: str = ""
     chute_word: Literal["chutes", "snakes"] = "chutes"
     listed: bool = True
+    choice: Literal["coin"] | None = None
+    flips: tuple[tuple[int, int], ...] = ()
+    """With a choice, the (square, roll) pairs where the player flips the coin: the play the board is solved for
+    (`compute.solve.strategy`); empty, the box rules (never flip). A board file never gives it."""
     _jumps: dict[int, int] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any) -> None:
@@ -108,8 +114,42 @@ class Board(BaseModel):
 
     @cached_property
     def roll_weight(self) -> int:
-        """The sum of the weights of `rolls`: a roll of total v has chance weight(v) / roll_weight."""
-        return sum(w for _, w in self.rolls)
+        """The sum of the weights of `rolls`, doubled with a choice (a coin's two sides, each half a roll's
+        weight): a roll of total v has chance weight(v) / roll_weight, an outcome its weight / roll_weight."""
+        return sum(w for _, w in self.rolls) * (2 if self.choice else 1)
+
+    @cached_property
+    def _outcomes(self) -> dict[int, tuple[Outcome, ...]]:
+        return {}
+
+    def outcomes(self, square: int) -> tuple[Outcome, ...]:
+        """Every way one roll from `square` can go, as (roll, weight of `roll_weight`, the square it lands on or
+        None, the square it leads to), in a fixed order. The roll is the number rolled (it decides rolling
+        again and entering); without a choice each roll is one outcome. With a choice, a roll r the player
+        flips for (`flips`) is two outcomes of half its weight, a move of r + 1 and one of r − 1 (a move of 0
+        leaves the token where it is); from square 0 a roll that `enter_on` does not list moves nothing.
+        A roll lands nowhere if it moves nothing: not let onto the board, an overshoot that stays, a move of 0."""
+        known = self._outcomes.get(square)
+        if known is not None:
+            return known
+        factor = 2 if self.choice else 1
+        flipped = set(self.flips)
+        out: list[Outcome] = []
+        for roll, weight in self.rolls:
+            if square == 0 and self.enter_on is not None and roll not in self.enter_on:
+                out.append((roll, weight * factor, None, 0))
+                continue
+            flip = (square, roll) in flipped
+            for step, w in ((roll + 1, weight), (roll - 1, weight)) if flip else ((roll, weight * factor),):
+                landed = roll_landing(self.squares, self.overshoot, square, step) if step else square
+                lands = step > 0 and not (self.overshoot == "stay" and square + step > self.squares)
+                out.append((roll, w, landed if lands else None, self._jumps.get(landed, landed)))
+        self._outcomes[square] = tuple(out)
+        return self._outcomes[square]
+
+    def played(self, flips: Iterable[tuple[int, int]]) -> Board:
+        """The board played with these flips (a board with a choice), its rules not checked again."""
+        return Board.unchecked(**{**self.fields(), "flips": tuple(sorted(flips))})
 
     @property
     def penalty(self) -> Literal["undo", "start"] | None:
@@ -122,9 +162,9 @@ class Board(BaseModel):
     @property
     def house_rules(self) -> bool:
         """Whether the board uses a rule beyond one fair die and roll-again: a roll to enter, several dice,
-        weighted faces or a roll-again limit."""
+        weighted faces, a roll-again limit or a choice."""
         return (self.enter_on is not None or self.dice > 1 or self.weights is not None
-                or self.roll_again_limit is not None)
+                or self.roll_again_limit is not None or self.choice is not None)
 
     def canonical(self) -> dict[str, Any]:
         """Everything that determines the results, in a fixed form (title and source excluded). The house
@@ -132,7 +172,8 @@ class Board(BaseModel):
         house = {"roll_again_limit": self.roll_again_limit, "roll_again_penalty": self.penalty,
                  "enter_on": None if self.enter_on is None else list(self.enter_on),
                  "dice": self.dice if self.dice > 1 else None,
-                 "weights": None if self.weights is None else list(self.weights)}
+                 "weights": None if self.weights is None else list(self.weights),
+                 "choice": self.choice}
         return {
             "squares": self.squares,
             "die": self.die,

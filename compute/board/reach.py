@@ -13,7 +13,7 @@ def _successors(board: Rules, square: int) -> set[int]:
     one other roll; the (L+1)-th roll of `roll_again_on` is a penalty, not moved, which ends the turn where it
     began ("undo") or on square 0 ("start")."""
     if board.roll_again_limit is None:
-        return {board.move(square, roll) for roll, _ in board.rolls}
+        return {destination for *_, destination in board.outcomes(square)}
     again = board.roll_again_on if board.roll_again_on in dict(board.rolls) else None
     found: set[int] = set()
     here = square

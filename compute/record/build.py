@@ -43,7 +43,7 @@ def board_record(board: Board, experiments: Experiments | Skipped, jobs: int = 1
     """
     key = cache_key(board)
     chain = turn_chain(board)
-    first, second = two_player_games(board, SIMULATED_GAMES, SIMULATION_SEED)
+    first, second = two_player_games(chain.board, SIMULATED_GAMES, SIMULATION_SEED)  # as played (a choice: best)
     lengths = np.concatenate([first, second])
     simulated = mean_turns(lengths), first_player_share(first, second)
     dist = chain.distribution
@@ -76,7 +76,7 @@ def board_experiments(board: Board, folder: Path | None = None, jobs: int = 1, f
     `progress` goes to the sweeps' tqdm bars (None shows them on a terminal only, False never)."""
     if board.house_rules:
         return Skipped(skipped="computed for boards without house rules (a roll to enter, several dice, "
-                               "weighted faces or a roll-again limit)")
+                               "weighted faces, a roll-again limit or a choice)")
     if board.squares > EXPERIMENTS_MAX_SQUARES:
         return Skipped(skipped=f"computed for the site on boards of up to {EXPERIMENTS_MAX_SQUARES} squares")
     return Experiments.model_validate(

@@ -15,6 +15,7 @@ from ..numbers import bracket, decimal_string, exact_json, fraction_json
 from ..solve.chain import TurnChain
 from ..solve.exact import bounds_after
 from ..solve.jumps import jump_usage, shortest_game
+from ..solve.strategy import STRATEGIES, bellman_holds, best_play, compared, evaluate
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
@@ -74,6 +75,61 @@ def solve(chain: TurnChain) -> dict[str, Any]:
         "landing_chance": None if landed is None else {str(sq): exact_json(p) for sq, p in landed.items()},
         "jump_usage": [{"from": a, "to": b, "kind": "ladder" if b > a else "chute", "per_game": exact_json(u)}
                        for (a, b), u in usage],
+        **({"strategy": strategy_json(chain)} if chain.board.choice is not None else {}),
+    }
+
+
+def _tenths(x: Fraction) -> str:
+    """x rounded to one decimal, exactly (half to even)."""
+    return f"{float(round(x, 1)):.1f}"
+
+
+SIMPLE_RULES = (("the roll would land on the head of a chute", ("chute_heads",)),
+                ("a square next to where the roll lands is the foot of a ladder", ("ladder_neighbours",)),
+                ("the roll would land on the head of a chute or next to the foot of a ladder",
+                 ("chute_heads", "ladder_neighbours")))
+"""Rules a player can follow at the table, in words, each the flips of the named strategies together."""
+
+
+def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
+    """A board with a choice: where the best play flips, that it is optimal (Bellman's equation, checked exactly),
+    the named strategies' exact expected turns and what each loses, the first of two players' chance when both
+    play best, and the best simple rule in one sentence (`SIMPLE_RULES`, each evaluated exactly). None without a
+    choice."""
+    board = chain.board
+    if board.choice is None:
+        return None
+    play = best_play(board.played(()))
+    if not bellman_holds(play):
+        raise ArithmeticError("the best play does not satisfy Bellman's equation")
+    best = play.expected_turns(board.start)
+    rows = compared(play)
+    named = {key: flips(play.options) for key, _, flips in STRATEGIES}
+    simple = []
+    for words, keys in SIMPLE_RULES:
+        W = evaluate(play.options, set().union(*(named[k] for k in keys)))
+        if W is not None:
+            simple.append((1 + W[board.start], words))
+    never = next(value for key, _, value in rows if key == "never")
+    assert never is not None, "the box rules' game ends (the board was validated)"
+    if not play.flips:
+        advice = f"Flipping never helps on this board: never flip (the average game takes {_tenths(best)} turns)."
+    elif simple and min(simple)[0] < never:
+        value, words = min(simple)
+        advice = (f"Flip when {words}: the average game then takes {_tenths(value)} turns instead of "
+                  f"{_tenths(never)}; the best play, drawn on the board, takes {_tenths(best)}.")
+    else:
+        advice = (f"No simple rule beats never flipping here ({_tenths(never)} turns on average); the best play, "
+                  f"drawn on the board, takes {_tenths(best)}.")
+    return {
+        "flips": [list(f) for f in play.flips],
+        "ties": [list(t) for t in play.ties],
+        "rounds": play.rounds,
+        "bellman": True,
+        "strategies": [{"key": key, "label": label, "expected_turns": None if value is None else exact_json(value),
+                        "loss": None if value is None else exact_json(value - best)} for key, label, value in rows],
+        "both_best": exact_json(chain.first_player_wins),
+        "advice": advice,
     }
 
 

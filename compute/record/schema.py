@@ -205,11 +205,15 @@ class BoardDefinition(_Model):
     chutes: list[tuple[int, int]]
     listed: bool = Field(default=True, description="Whether the board is in the menu, the home table and the "
                                                    "comparison (a test board is not).")
+    choice: Literal["coin"] | None = Field(default=None, description="After each roll the player may flip a coin "
+                                           "for one square more or less (absent: no choice); the results are for "
+                                           "the best play (Results.strategy).")
 
     @property
     def house_rules(self) -> bool:
         """Whether the board uses a rule beyond one fair die and roll-again (as `Board.house_rules`)."""
-        return bool(self.enter_on or self.dice or self.weights) or self.roll_again_limit is not None
+        return (bool(self.enter_on or self.dice or self.weights) or self.roll_again_limit is not None
+                or self.choice is not None)
 
 
 class Bracket(_Model):
@@ -272,6 +276,30 @@ class JumpUse(_Model):
     per_game: Exact
 
 
+class StrategyRow(_Model):
+    """One way of playing a board with a choice, and its exact expected turns (compute.solve.strategy.compared)."""
+
+    key: str
+    label: str
+    expected_turns: Exact | None = Field(description="From the start, exactly (null: the game can fail to end).")
+    loss: Exact | None = Field(description="Turns it loses against the best play, exactly.")
+
+
+class Strategy(_Model):
+    """The best play when the rules give a choice, proven optimal (compute.record.results.strategy_json)."""
+
+    flips: list[tuple[int, int]] = Field(description="The [square, roll] pairs where the best play flips the coin "
+                                                     "(compute.solve.strategy.best_play).")
+    ties: list[tuple[int, int]] = Field(description="Where flipping and moving are worth exactly the same (the best "
+                                                    "play moves there).")
+    rounds: int = Field(ge=1, description="Rounds of exact policy iteration.")
+    bellman: Literal[True] = Field(description="Bellman's equation holds exactly at every square and roll "
+                                               "(compute.solve.strategy.bellman_holds): the play is optimal.")
+    strategies: list[StrategyRow] = Field(description="Named strategies compared, the best play last.")
+    both_best: ExactProbability = Field(description="The first of two players' chance when both play best.")
+    advice: str = Field(description="One plain sentence a player can use at the table, true on this board.")
+
+
 class Results(_Model):
     """The exact one- and two-player results (compute.record.results.solve)."""
 
@@ -296,6 +324,8 @@ class Results(_Model):
                     "jump's foot: that the game takes the jump); null above the size it is computed for "
                     "(compute.solve.landing.landing_chances).")
     jump_usage: list[JumpUse]
+    strategy: Strategy | None = Field(default=None, description="With a choice: the best play and the strategies "
+                                                                "compared (absent without one).")
 
 
 def _twenty_digits(value: Any) -> Any:

@@ -136,8 +136,7 @@ def _landings(chain: TurnChain, feet: list[int]) -> tuple[fmpz_mat, int]:
     lands = [[0] * len(feet) for _ in rows]  # one roll from each row: the weight of landing on each foot...
     moving = [[0] * len(feet) for _ in rows]  # ...and of doing so with a roll other than `roll_again_on`
     for i, square in enumerate(rows):
-        for roll, weight in board.rolls:
-            landing = board.landing(square, roll)
+        for roll, weight, landing, _ in board.outcomes(square):
             if landing in column:
                 lands[i][column[landing]] += weight
                 moving[i][column[landing]] += weight if roll != board.roll_again_on else 0

@@ -63,6 +63,9 @@ def rules_in_words(board: Mapping[str, Any]) -> list[str]:
                 sentences.append(f"{rolled[0].upper()}{rolled[1:]} rolls again, up to {times} in a turn; a "
                                  f"{_ordinal(limit + 1)} {rolled.split(' ', 1)[1]} in one turn is not moved and "
                                  f"sends the token {where}.")
+    if board.get("choice") == "coin":
+        sentences.append("After seeing a roll, a player may flip a coin and move one square more on heads, one "
+                         "less on tails (a 1 then moves nothing); the results are for a player who plays best.")
     start = board["start"]
     sentences.append("Players start off the board, on square 0." if start == 0 else
                      f"Players start on square {start}.")

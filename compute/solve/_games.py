@@ -39,7 +39,7 @@ FACE_TABLE = 4096
 """Up to this total weight a face is read from a table indexed by the draw (no branch to mispredict per face)."""
 
 
-def play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit, undo, enters, jumps, first_chunk,
+def play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit, undo, enters, jumps, flips, first_chunk,
          chunk):
     """The lengths of `n_games` one-player games, in chunks of `chunk` games, each chunk's generator seeded from
     (seed, its number): the same games whatever the number of threads."""
@@ -82,10 +82,16 @@ def play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit, 
                     if roll == again and extra == limit:  # a penalty roll: not moved, and the turn ends
                         square = began if undo else 0
                         break
+                    step = roll
+                    if flips[square, roll]:  # a coin: one square further on heads, one less on tails
+                        u, state, buffered, have = _uniform(state, buffered, have, 2)
+                        step = roll + 1 if u == 1 else roll - 1
                     if square == 0 and not enters[roll]:
                         target = 0
+                    elif step == 0:
+                        target = square
                     else:
-                        target = square + roll
+                        target = square + step
                         if target > last:
                             if overshoot == 0:
                                 target = square

@@ -144,10 +144,9 @@ def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) ->
     finish, plain = [0] * d, [0] * d
     never_moved = board.roll_again_on if board.roll_again_limit == 0 else None  # always a penalty roll
     for i, square in enumerate(states):
-        for roll, weight in board.rolls:
+        for roll, weight, _, nxt in board.outcomes(square):
             if roll == never_moved:
                 continue
-            nxt = board.move(square, roll)
             if nxt == board.squares:
                 finish[i] += weight
                 plain[i] += weight if roll != board.roll_again_on else 0
@@ -157,7 +156,7 @@ def roll_counts(board: Board, states: tuple[int, ...], index: dict[int, int]) ->
                 B[i][index[nxt]] += weight
             else:
                 A[i][index[nxt]] += weight
-    penalty = dict(board.rolls).get(board.roll_again_on, 0) if board.roll_again_on is not None else 0
+    penalty = dict(board.rolls).get(board.roll_again_on, 0) if board.roll_again_on is not None else 0  # no choice
     return RollCounts(board.roll_weight, A, B, finish, plain, penalty)
 
 
@@ -210,7 +209,14 @@ def _limited_turn(rolls: RollCounts, limit: int, target: int | None, d: int) -> 
 @lru_cache(maxsize=16)
 def turn_chain(board: Board) -> TurnChain:
     """The exact turn chain of a validated board; the same object for the same board, so that every
-    consumer (results, charts, checks, players, experiments) shares its cached quantities."""
+    consumer (results, charts, checks, players, experiments) shares its cached quantities. A board with a choice
+    and no flips given is played best (`strategy.best_play`): its chain's board is the board as played."""
+    if board.choice is not None and not board.flips:
+        from .strategy import best_play  # a choice is rare: its solver is loaded only for one
+
+        played = best_play(board).board
+        if played.flips:
+            return turn_chain(played)
     states = safe_squares(board)
     index = {s: i for i, s in enumerate(states)}
     passed = passed_squares(board, states)  # the states, then (with a roll-again limit) squares a turn passes

@@ -23,8 +23,7 @@ def roll_visits(chain: TurnChain) -> list[Fraction]:
     d, w = chain.size, board.roll_weight
     P = [[0] * d for _ in range(d)]
     for i, square in enumerate(chain.states):
-        for roll, weight in board.rolls:
-            nxt = board.move(square, roll)
+        for _, weight, _, nxt in board.outcomes(square):
             if nxt != board.squares:
                 P[i][chain.index[nxt]] += weight
     A = fmpz_mat(d, d, [w * (i == j) - P[i][j] for i in range(d) for j in range(d)]).transpose()
@@ -66,8 +65,7 @@ def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
     for square, (any_roll, moving_roll) in made.items():
         if not any_roll and not moving_roll:
             continue
-        for roll, weight in board.rolls:
-            landing = board.landing(square, roll)
+        for roll, weight, landing, _ in board.outcomes(square):
             if landing in board.jumps:
                 rolls = any_roll + (moving_roll if roll != board.roll_again_on else 0)
                 usage[(landing, board.jumps[landing])] += rolls * weight / board.roll_weight
@@ -91,10 +89,9 @@ def shortest_game(chain: TurnChain) -> ShortestGame:
     it to where the turn began, which never shortens a game."""
     board = chain.board
     limit, last = board.roll_again_limit, board.squares
-    weight = dict(board.rolls)
     origin = (board.start, 0)
     best: dict[tuple[int, int], tuple[int, int]] = {origin: (0, 0)}
-    parent: dict[tuple[int, int], tuple[tuple[int, int], int]] = {}
+    parent: dict[tuple[int, int], tuple[tuple[int, int], int, int]] = {}
     queue: deque[tuple[int, int]] = deque([origin])
     done: set[tuple[int, int]] = set()
     while queue:
@@ -104,32 +101,30 @@ def shortest_game(chain: TurnChain) -> ShortestGame:
         done.add(node)
         square, again = node
         turns, rolls = best[node]
-        for roll, _ in board.rolls:
+        for roll, weight, _, moved in board.outcomes(square):
             if roll == board.roll_again_on and again == limit:
                 if board.penalty != "start":
                     continue
                 nxt, extra = (0, 0), 1
             else:
-                moved = board.move(square, roll)
                 goes_on = roll == board.roll_again_on and moved != last
                 nxt = (moved, again + 1 if goes_on and limit is not None else 0)
                 extra = 0 if goes_on else 1
             cand = (turns + extra, rolls + 1)
             if nxt not in best or cand < best[nxt]:
                 best[nxt] = cand
-                parent[nxt] = (node, roll)
+                parent[nxt] = (node, roll, weight)
                 if nxt[0] != last:
                     (queue.appendleft if extra == 0 else queue.append)(nxt)
     path_rolls: list[int] = []
     path_squares = [last]
+    chance = Fraction(1)
     node = (last, 0)
     while node != origin:
-        node, roll = parent[node]
+        node, roll, weight = parent[node]
         path_rolls.append(roll)
         path_squares.append(node[0])
+        chance *= Fraction(weight, board.roll_weight)
     path_rolls.reverse()
     path_squares.reverse()
-    chance = Fraction(1)
-    for roll in path_rolls:
-        chance *= Fraction(weight[roll], board.roll_weight)
     return ShortestGame(best[(last, 0)][0], tuple(path_rolls), tuple(path_squares), chance)

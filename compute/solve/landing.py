@@ -49,14 +49,10 @@ def _rolls_from(board: Board, state: _State) -> list[_Roll]:
         for _ in range(again_so_far):
             here = board.move(here, again)
     out: list[_Roll] = []
-    for roll, weight in board.rolls:
+    for roll, weight, landed, moved in board.outcomes(here):
         if limit is not None and roll == again and again_so_far == limit:  # the penalty: not moved
             out.append((weight, None, (begun if board.penalty == "undo" else 0, 0)))
             continue
-        moved = board.move(here, roll)
-        stays = ((here == 0 and board.enter_on is not None and roll not in board.enter_on)
-                 or (board.overshoot == "stay" and here + roll > last))
-        landed = None if stays else board.landing(here, roll)
         if moved == last:
             nxt = None
         elif limit is not None and roll == again:

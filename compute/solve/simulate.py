@@ -65,9 +65,12 @@ def game_lengths(board: Board, games: int, seed: int, first_chunk: int = 0) -> n
     if board.enter_on is not None:
         enters[:] = False
         enters[list(board.enter_on)] = True
+    flips = np.zeros((board.squares + 1, board.dice * board.die + 1), dtype=np.bool_)  # where the player flips
+    for square, roll in board.flips:
+        flips[square, roll] = True
     return _compiled_play()(games, seed & _MASK, board.start, board.squares, cumulative, board.dice,
                  _OVERSHOOT[board.overshoot], again, limit, board.penalty == "undo", enters, _jump_table(board),
-                 first_chunk, CHUNK)
+                 flips, first_chunk, CHUNK)
 
 
 @dataclass(frozen=True)
