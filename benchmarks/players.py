@@ -44,7 +44,8 @@ def cpu(work: Callable[[], object]) -> float:
 
 
 def command(chain: TurnChain, squares: list[int]) -> Callable[[], object]:
-    """What `chutes solve --players` / `--positions` computes once it has the chain (cli/solve.py, _race_json)."""
+    """What `chutes solve --players` / `--positions` computes once it has the chain (`Result._race` in
+    chutes/_api/results.py)."""
     return lambda: position_chances(chain, squares, result=race(chain, squares))
 
 

@@ -1,5 +1,49 @@
-"""chutes: the command line that drives the compute stage (`compute`) and the build stage (`site_build`).
+"""chutes: the exact analysis of Chutes and Ladders boards, as a Python API, a command line and a static site.
 
-The package also carries the generator's defaults as data: `templates/` (pages and theme overrides) and
-`site_src/` (hand-written pages, assets and the bundled boards).
+The public Python API is the names of `__all__`, each documented (the modules behind them are private):
+
+>>> import chutes
+>>> result = chutes.solve(chutes.Board.load("tiny"))
+>>> result.expected_turns, result.first_player_wins
+(Fraction(53, 6), Fraction(30799, 57720))
+
+The command line (`chutes.cli`) is built on it. The compute stage (`chutes.compute`) and the build stage
+(`chutes.site_build`) are the project's own layers. The package also carries the generator's defaults as data:
+`templates/` (pages and theme overrides) and `site_src/` (hand-written pages, assets and the bundled boards).
+Each public name is imported when first used, so that `import chutes` (and the command line) starts quickly.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chutes._api.boards import Board
+    from chutes._api.results import Bounded, GameLength, Race, Result, solve
+    from chutes._api.simulation import Simulation, simulate
+    from chutes.compute.board.problems import BoardError
+    from chutes.compute.solve.simulate import Estimate
+
+__all__ = ["Board", "BoardError", "Bounded", "Estimate", "GameLength", "Race", "Result", "Simulation", "simulate",
+           "solve"]
+
+_MODULES = {"Board": "chutes._api.boards", "BoardError": "chutes.compute.board.problems",
+            "Bounded": "chutes._api.results", "Estimate": "chutes.compute.solve.simulate",
+            "GameLength": "chutes._api.results", "Race": "chutes._api.results", "Result": "chutes._api.results",
+            "Simulation": "chutes._api.simulation", "simulate": "chutes._api.simulation",
+            "solve": "chutes._api.results"}
+"""Where each public name is defined."""
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its private module when first asked for."""
+    if name not in _MODULES:
+        raise AttributeError(f"module 'chutes' has no attribute {name!r}")
+    value = getattr(import_module(_MODULES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -51,14 +51,12 @@ def find_board(spec: str, project: Path | None = None) -> Board:
 
 
 def find_board_and_estimate(spec: str, project: Path | None = None) -> tuple[Board, float]:
-    """The board (see `find_board`), refused if it would take too long, and the seconds `chutes solve` should take."""
+    """The board (the library's lookup, `chutes._api.boards.find_board`), refused if it would take too long, and
+    the seconds `chutes solve` should take."""
+    from chutes._api.boards import find_board as lookup
     from chutes.compute.board.cost import check_cost
-    from chutes.compute.board.file import resolve_board
-    from chutes.site_build.project import BUNDLED_BOARDS, Project
 
-    here = Project.at(project, need_config=False)
-    folders = [here.boards_dir] if here.config_file.is_file() and here.boards_dir.is_dir() else []
-    board = resolve_board(spec, [*folders, BUNDLED_BOARDS])
+    board = lookup(spec, project)
     return board, check_cost(board, spec)[0]
 
 

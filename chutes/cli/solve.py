@@ -22,6 +22,7 @@ from .group import (
 )
 
 if TYPE_CHECKING:
+    from chutes._api.results import Result
     from chutes.compute.board.model import Board
 
 LONG_SECONDS = 2.0
@@ -67,75 +68,95 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
 
 def _solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool,
            project: Path | None) -> None:
+    from chutes._api.results import solve as solve_board  # the Python API: one path to every result
+
     b, estimate = find_board_and_estimate(board, project)
+    result = solve_board(b)
     if exact:
-        _first_of_three(b, as_json)
+        _first_of_three(result, as_json)
         return
     started = time.perf_counter()
+    race = None
     if positions is not None:
-        squares: list[int] | None = _parse_positions(positions, b)
-    else:
-        squares = None if players is None else [b.start] * players
-    if squares is not None:
-        result = _race_json(b, squares, positions is not None)
+        race = result.positions(_parse_positions(positions, b))
+    elif players is not None:
+        race = result.players(players)
+    if race is not None:
         if as_json:
-            emit_json(result)
+            emit_json(race.to_json())
         else:
-            _print_race(b, result)
+            _print_race(b, race.to_json())
         return
-    from chutes.compute.record.results import solve as solve_board
-    from chutes.compute.solve.chain import turn_chain
-
     with _working(f"solving {b.slug or board}", estimate):
-        result = solve_board(turn_chain(b))
+        found = result.to_json()
     if as_json:
-        emit_json(result)
+        emit_json(found)
     else:
         from chutes.compute.record.words import summary  # pydantic's models: only for the words
 
-        click.echo(summary(result))
+        click.echo(summary(found))
         click.echo(f"  (solved in {time.perf_counter() - started:.2f} s)")
 
 
-def _first_of_three(b: Board, as_json: bool) -> None:
+@main.command(help="The best play on BOARD when its rules give a choice (choice = \"coin\"): where to flip, "
+                   "proven optimal, and the strategies compared.")
+@click.argument("board")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
+@project_option
+def strategy(board: str, as_json: bool, project: Path | None) -> None:
+    """The best play of a board with a choice."""
+    from chutes._api.results import solve as solve_board
+    from chutes.compute.board.model import BoardError
+    from chutes.compute.record.results import board_json
+
+    b, estimate = find_board_and_estimate(board, project)
+    if b.choice is None:
+        raise BoardError(f"{b.slug or b.title}: the rules give no choice (add choice = \"coin\" to the board file)")
+    with _working(f"solving {b.slug or board}", estimate):
+        found = solve_board(b).strategy
+    assert found is not None
+    if as_json:
+        emit_json({"board": board_json(b), "strategy": found})
+        return
+    click.echo(f"{printable(b.title)}\n  {found['advice']}")
+    for row in found["strategies"]:
+        value = row["expected_turns"]
+        turns = "never ends" if value is None else f"{float(value['decimal']):.4f} turns"
+        loss = "" if row["loss"] is None or row["key"] == "best" else f" (+{float(row['loss']['decimal']):.4f})"
+        click.echo(f"  {row['label']}: {turns}{loss}")
+    by_square: dict[int, list[int]] = {}
+    for square, roll in found["flips"]:
+        by_square.setdefault(square, []).append(roll)
+    click.echo("  The best play flips on: " + "; ".join(f"square {q}: {', '.join(map(str, rolls))}"
+                                                     for q, rolls in by_square.items()))
+    click.echo(f"  Proven optimal (Bellman's equation holds exactly at every square and roll, "
+               f"{found['rounds']} round{'s' if found['rounds'] > 1 else ''} of policy iteration); "
+               f"both players playing best, the first wins with {found['both_best']['decimal'][:12]}.")
+
+
+def _first_of_three(result: Result, as_json: bool) -> None:
     from chutes.compute.board.cost import BUDGET_SECONDS
     from chutes.compute.board.model import BoardError
     from chutes.compute.numbers import fraction_json
     from chutes.compute.record.results import board_json
     from chutes.compute.record.schema import FirstPlayer
     from chutes.compute.record.words import leading_digits
-    from chutes.compute.solve.chain import turn_chain
-    from chutes.compute.solve.threeplayer import estimated_seconds, first_of_three_wins
 
-    chain = turn_chain(b)
-    seconds = estimated_seconds(chain)
+    b = result.board
+    seconds = result.first_of_three_seconds
     if seconds > BUDGET_SECONDS:
         raise BoardError(f"{b.slug or b.title}: the exact chance of the first of three players would take about "
                          f"{seconds:.0f} s here (limit {BUDGET_SECONDS:.0f} s); without --exact it is certified "
                          f"to 35 digits at once")
     started = time.perf_counter()
     with _working(f"the first of three players on {b.slug or b.title}", seconds):
-        p = fraction_json(first_of_three_wins(chain))
+        p = fraction_json(result.first_of_three_wins)
     if as_json:
         emit_json({"board": board_json(b), "players": 3, "first_player_wins": p})
         return
     click.echo(f"{printable(b.title)}\n  First of three players wins: {leading_digits(FirstPlayer(**p))}\n"
                f"    exactly a fraction with {p['numerator_digits']:,} digits over {p['denominator_digits']:,} "
                f"(use --json for all of them; solved in {time.perf_counter() - started:.1f} s)")
-
-
-def _race_json(b: Board, squares: list[int], given: bool) -> dict[str, Any]:
-    from chutes.compute.record.results import board_json
-    from chutes.compute.solve.chain import turn_chain
-    from chutes.compute.solve.races import position_chances, race
-
-    chain = turn_chain(b)
-    out: dict[str, Any] = {"board": board_json(b)}
-    out["positions" if given else "players"] = squares if given else len(squares)
-    result = race(chain, squares)
-    out["win_probabilities"] = position_chances(chain, squares, result=result)
-    out["expected_rounds"] = result.rounds.json()
-    return out
 
 
 def _print_race(b: Board, result: dict[str, Any]) -> None:
@@ -152,25 +173,16 @@ def _print_race(b: Board, result: dict[str, Any]) -> None:
 
 
 def _parse_positions(text: str, board: Board) -> list[int]:
-    from chutes.compute.solve.chain import safe_squares
+    from chutes._api.results import checked_squares
 
     parts = [p.strip() for p in text.split(",")]
     if not all(p and set(p) <= PLAIN_DIGITS for p in parts):
         raise click.BadParameter(f"expected squares (plain digits 0-9) separated by commas, got {text!r}",
                                  param_hint="--positions")
-    squares = [int(p) for p in parts]
-    if not 2 <= len(squares) <= MAX_PLAYERS:
-        raise click.BadParameter(f"give 2 to {MAX_PLAYERS} squares (got {len(squares)})", param_hint="--positions")
-    safe = set(safe_squares(board))
-    for sq in squares:
-        if not 0 <= sq < board.squares:
-            raise click.BadParameter(f"square {sq} is not on the board (0 to {board.squares - 1})",
-                                     param_hint="--positions")
-        if sq not in safe:
-            why = ("is the foot of a jump; no turn starts there" if sq in board.jumps
-                   else "can lead to a game that never ends")
-            raise click.BadParameter(f"square {sq} {why}", param_hint="--positions")
-    return squares
+    try:
+        return checked_squares(board, [int(p) for p in parts])
+    except ValueError as exc:  # a square off the board, or where no race can start
+        raise click.BadParameter(str(exc), param_hint="--positions") from None
 
 
 @main.command(help="Simulate one- and two-player games on BOARD, reproducibly.")
@@ -183,33 +195,18 @@ def _parse_positions(text: str, board: Board) -> list[int]:
 @project_option
 def simulate(board: str, games: int, seed: int, as_json: bool, project: Path | None) -> None:
     """Simulate games and compare with the exact values."""
-    from chutes.compute.numbers import decimal_string
-    from chutes.compute.solve.chain import turn_chain
-    from chutes.compute.solve.simulate import simulate_summary
+    from chutes._api.simulation import simulate as simulate_games
 
     b = find_board(board, project)
-    started = time.perf_counter()
-    summary = simulate_summary(b, games, seed)
-    elapsed = time.perf_counter() - started
-    one, two = summary.mean_turns, summary.first_player
-    chain = turn_chain(b)
-    exact_mean, exact_first = chain.expected_turns[chain.start], chain.first_player_wins
-    result = {
-        "board": b.slug or board, "games": games, "seed": seed,
-        "mean_turns": {"estimate": one.value, "ci95": [one.low, one.high],
-                       "exact": decimal_string(exact_mean, 20), "inside_ci": one.contains(float(exact_mean))},
-        "first_player_wins": {"estimate": two.value, "ci95": [two.low, two.high],
-                              "exact": decimal_string(exact_first, 20),
-                              "inside_ci": two.contains(float(exact_first))},
-        "shortest_seen": summary.shortest, "longest_seen": summary.longest,
-    }
+    games_played = simulate_games(b, games, seed)
     if as_json:
-        emit_json(result)
+        emit_json(games_played.to_json())
         return
+    one, two = games_played.mean_turns, games_played.first_player_wins
     click.echo(f"{printable(b.title)}: {games:,} two-player games (seed {seed}), "
-               f"{2 * games / elapsed / 1e6:.1f} million one-player games per second")
+               f"{2 * games / games_played.seconds / 1e6:.1f} million one-player games per second")
     click.echo(f"  Average length: {one.value:.4f} turns (95% interval {one.low:.4f} to {one.high:.4f}); "
-               f"exact {float(exact_mean):.4f}")
+               f"exact {float(games_played.exact_mean_turns):.4f}")
     click.echo(f"  First player won {two.value:.5f} (95% interval {two.low:.5f} to {two.high:.5f}); "
-               f"exact {float(exact_first):.5f}")
-    click.echo(f"  Shortest game seen: {result['shortest_seen']} turns; longest: {result['longest_seen']} turns")
+               f"exact {float(games_played.exact_first_player_wins):.5f}")
+    click.echo(f"  Shortest game seen: {games_played.shortest_seen} turns; longest: {games_played.longest_seen} turns")
