@@ -23,6 +23,7 @@ from .project import ProjectError
 PLUGIN = "chutes"
 ENGINES = ("mkdocs", "zensical")
 DEFAULT_ENGINE = "mkdocs"
+TABS = "navigation.tabs"
 
 
 @dataclass(frozen=True)
@@ -95,20 +96,40 @@ def _entry_name(entry: Any) -> str:
     return entry if isinstance(entry, str) else next(iter(entry), "") if isinstance(entry, dict) else ""
 
 
-def engine_setting(config: dict[str, Any], path: Path) -> str:
-    """The engine the project asks for (`plugins: - chutes: {engine: ...}`), else the default."""
+SETTINGS = {"engine": "the engine that turns the pages into HTML: mkdocs (the default) or zensical",
+            "guide": "true only in this repository's own project: the reference site carries the generator's guide "
+                     "(a tab of its own, from the project's guide/ folder); a `chutes new` project leaves it out"}
+"""The settings a project's mkdocs.yml may give under its `chutes` plugin entry, with what each does."""
+
+
+def chutes_settings(config: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The project's `chutes` settings (`plugins: - chutes: {engine: ..., guide: ...}`), checked; {} without any."""
     for entry in plugin_entries(config):
         if _entry_name(entry) == PLUGIN and isinstance(entry, dict):
             options = entry[PLUGIN] or {}
-            unknown = sorted(set(options) - {"engine"}) if isinstance(options, dict) else ["(not a mapping)"]
+            unknown = sorted(set(options) - set(SETTINGS)) if isinstance(options, dict) else ["(not a mapping)"]
             if unknown:
-                raise ProjectError(f"{path}: plugins → chutes: unknown setting {unknown[0]} (known: engine)")
+                raise ProjectError(f"{path}: plugins → chutes: unknown setting {unknown[0]} "
+                                   f"(known: {', '.join(SETTINGS)})")
             engine = options.get("engine", DEFAULT_ENGINE)
             if engine not in ENGINES:
                 raise ProjectError(f"{path}: plugins → chutes → engine: expected one of {', '.join(ENGINES)}, "
                                    f"got {engine!r}")
-            return engine
-    return DEFAULT_ENGINE
+            if not isinstance(options.get("guide", False), bool):
+                raise ProjectError(f"{path}: plugins → chutes → guide: expected true or false, "
+                                   f"got {options['guide']!r}")
+            return dict(options)
+    return {}
+
+
+def engine_setting(config: dict[str, Any], path: Path) -> str:
+    """The engine the project asks for (`plugins: - chutes: {engine: ...}`), else the default."""
+    return str(chutes_settings(config, path).get("engine", DEFAULT_ENGINE))
+
+
+def guide_setting(config: dict[str, Any], path: Path) -> bool:
+    """Whether the site carries the generator's guide (`plugins: - chutes: {guide: true}`; default: no)."""
+    return bool(chutes_settings(config, path).get("guide", False))
 
 
 @dataclass(frozen=True)
@@ -120,6 +141,8 @@ class EngineInputs:
     site_dir: Path
     site_url: str
     nav: list[Any]
+    tabs: bool = False
+    """The navigation's top-level sections as tabs (the guide's "Make your own" beside the results)."""
 
 
 def _beside(path: Path, base: Path) -> str:
@@ -135,6 +158,9 @@ def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> d
     theme = out.get("theme") or {}
     out["theme"] = {**({"name": theme} if isinstance(theme, str) else theme),
                     "custom_dir": _beside(inputs.theme_dir, base)}
+    features = list(out["theme"].get("features") or [])
+    if inputs.tabs and TABS not in features:
+        out["theme"]["features"] = [*features, TABS]
     out.update(docs_dir=_beside(inputs.docs_dir, base), site_dir=_beside(inputs.site_dir, base),
                site_url=inputs.site_url, nav=inputs.nav)
     out["plugins"] = [entry for entry in plugin_entries(config) if _entry_name(entry) != PLUGIN]

@@ -25,9 +25,12 @@ LAYOUT = {
 
 
 def site_config(reference: str, name: str) -> str:
-    """The reference site's mkdocs.yml for a new site: its name, a neutral description, the same setup."""
+    """The reference site's mkdocs.yml for a new site: its name, a neutral description, the same setup, without
+    the generator's guide (`guide: true`: the reference site's own tab, from pages a new project does not have)."""
     lines = []
     for line in reference.splitlines():
+        if line.strip().startswith("guide:"):
+            continue
         if line.startswith("site_name:"):
             line = f"site_name: {json.dumps(name)}"
         elif line.startswith("site_description:"):

@@ -36,6 +36,7 @@ from .engine_config import (
     custom_theme_dir,
     engine_config,
     engine_setting,
+    guide_setting,
     read_config,
     write_config,
 )
@@ -106,7 +107,8 @@ class Staged:
 
 def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Path, site_url: str,
           engine: str | None = None) -> Staged:
-    """Write everything the engine reads into `area`: the pages, the theme overrides and the configuration
+    """Write everything the engine reads into `area`: the pages (with the generator's guide where the project's
+    mkdocs.yml asks for it, `site_build.guide`), the theme overrides and the configuration
     (touching only files whose content changed, so a live preview reloads once per edit). The site goes to
     `site_dir`, or to the area's own `site/` for an engine that writes only inside its configuration's folder."""
     config = read_config(project.config_file)
@@ -114,12 +116,18 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
     kept = Stills(project.work_dir / "stills")  # the charts' still images, kept between builds
     files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root), kept,
                          engines.html_links_from_source(chosen))
+    guide = None
+    if guide_setting(config, project.config_file):  # this repository's reference site: the generator's guide
+        from .guide import TAB, guide_nav, guide_pages
+
+        files.update(guide_pages(project))
+        guide = (TAB, guide_nav())
     write_docs(files, area.docs_dir)
     kept.sweep()
     write_docs(dict(theme_files(project, config)), area.theme_dir)
     out = site_dir if engines.writes_anywhere(chosen) else area.site_dir
     inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url,
-                          nav=site_nav(records, files))
+                          nav=site_nav(records, files, guide), tabs=guide is not None)
     write_config(engine_config(config, inputs, area.root), area.config_file)
     return Staged(chosen, area.config_file, out)
 

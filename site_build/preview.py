@@ -26,10 +26,10 @@ QUIET_SECONDS = 0.3
 
 def sources(project: Project) -> list[Path]:
     """The folders and files whose edits change the site: boards, templates, pages and assets (the project's,
-    even before it has them, and the package's defaults), and mkdocs.yml."""
+    even before it has them, and the package's defaults), the guide's pages and measurements, and mkdocs.yml."""
     folders = [project.boards_dir, project.root / "templates", project.root / "site_src",
-               *project.templates_dirs, *project.site_src_dirs]
-    return sorted({p.resolve() for p in folders}) + [project.config_file.resolve()]
+               *project.templates_dirs, *project.site_src_dirs, project.guide_dir]
+    return sorted({p.resolve() for p in folders}) + [project.config_file.resolve(), project.benchmarks_file.resolve()]
 
 
 def _watch_roots(project: Project, watched: list[Path]) -> list[Path]:

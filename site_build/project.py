@@ -107,6 +107,17 @@ class Project:
         return self.build_area.docs_dir
 
     @property
+    def guide_dir(self) -> Path:
+        """The generator's guide: its hand-written pages and page templates (read only when the project's
+        mkdocs.yml says `guide: true`, as this repository's does; a `chutes new` project has none)."""
+        return self.root / "guide"
+
+    @property
+    def benchmarks_file(self) -> Path:
+        """The measurements the guide's Performance page gives (this repository's benchmarks/results.md)."""
+        return self.root / "benchmarks" / "results.md"
+
+    @property
     def experiments_dir(self) -> Path:
         return self.cache_dir / "experiments"
 

@@ -65,14 +65,23 @@ SHARED_STILLS: list[Path] = []
 can keep theirs in one folder and draw each still once per run."""
 
 
-def new_project(root: Path, slugs: list[str] = ("tiny",), **paths: Path) -> Project:
+def new_project(root: Path, slugs: list[str] = ("tiny",), guide: bool = False, **paths: Path) -> Project:
     """A site project in `root`: the repository's mkdocs.yml and copies of some bundled boards (its kept stills
-    in the run's shared folder)."""
+    in the run's shared folder). With `guide`, the reference site's guide too (its `guide: true` setting, a link to
+    the repository's guide/ and a copy of benchmarks/results.md); without, the setting is left out, as `chutes new`
+    leaves it out."""
     (root / "site_src" / "boards").mkdir(parents=True, exist_ok=True)
     if SHARED_STILLS:
         (root / ".cache").mkdir(exist_ok=True)
         (root / ".cache" / "stills").symlink_to(SHARED_STILLS[0], target_is_directory=True)
-    shutil.copy(REPOSITORY / "mkdocs.yml", root / "mkdocs.yml")
+    config = (REPOSITORY / "mkdocs.yml").read_text()
+    if guide:
+        (root / "guide").symlink_to(REPOSITORY / "guide", target_is_directory=True)
+        (root / "benchmarks").mkdir(exist_ok=True)
+        shutil.copy(REPOSITORY / "benchmarks" / "results.md", root / "benchmarks" / "results.md")
+    else:
+        config = "".join(line for line in config.splitlines(keepends=True) if not line.strip().startswith("guide:"))
+    (root / "mkdocs.yml").write_text(config)
     for slug in slugs:
         shutil.copy(board_file(slug), root / "site_src" / "boards" / f"{slug}.toml")
     return Project.at(root, **paths)

@@ -34,14 +34,15 @@ the site, built twice in seconds rather than the whole bundled site twice."""
 @pytest.fixture(scope="module")
 def sites(bundled_project, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
     """The same boards built with each engine from the same records (a warm cache: only the build stage and the
-    engine run), each served over HTTP at the address it was built for."""
+    engine run), each served over HTTP at the address it was built for; with the reference site's guide, as this
+    repository's own site has it."""
     from chutes.cli.site import compute_stage
     from chutes.site_build.pipeline import build_site
 
     computed, _ = bundled_project
     built, servers = {}, []
     for engine in ("mkdocs", "zensical"):
-        project = new_project(tmp_path_factory.mktemp(engine) / "p", ENGINE_BOARDS)
+        project = new_project(tmp_path_factory.mktemp(engine) / "p", ENGINE_BOARDS, guide=True)
         shutil.copytree(computed.cache_dir, project.cache_dir)
         httpd = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
         url = f"http://127.0.0.1:{httpd.server_address[1]}/"
@@ -86,6 +87,28 @@ def test_both_engines_publish_the_same_pages_with_the_same_numbers(sites: dict[s
     assert downloads == sorted(p.relative_to(site).as_posix() for p in (site / "data").iterdir())
 
 
+def test_both_engines_publish_the_guide_as_a_tab_of_its_own(sites: dict[str, tuple[Path, str]]) -> None:
+    """The guide ("Make your own") is a tab beside the site's own pages in both engines, every page of it built
+    from the same Markdown, with the tables generated from the code (the board file's keys, the commands)."""
+    from chutes.site_build.guide import PAGES, TAB, page_address
+    from chutes.site_build.nav import RESULTS_TAB
+
+    for engine, (site, _) in sites.items():
+        for name in PAGES:
+            page = site / page_address(name) / "index.html"
+            assert page.is_file(), (engine, name)
+        for path in ("guide/boards/index.html", "boards/classic/index.html"):
+            html = (site / path).read_text(encoding="utf-8")
+            tabs = re.findall(r'class="md-tabs__link[^"]*"[^>]*>\s*([^<]+?)\s*<', html)
+            assert tabs == [RESULTS_TAB, TAB], (engine, path, tabs)
+        keys = (site / "guide" / "boards" / "index.html").read_text(encoding="utf-8")
+        assert 'id="roll_again_limit"' in keys and "1,000" in keys, engine
+        cli = (site / "guide" / "cli" / "index.html").read_text(encoding="utf-8")
+        assert 'id="chutes-experiment-add-jump"' in cli and "--site-url" in cli, engine
+        home = (site / "index.html").read_text(encoding="utf-8")
+        assert 'href="guide/"' in home or 'href="./guide/"' in home, engine
+
+
 def test_the_zensical_site_passes_the_site_checks_and_is_searchable(zensical_site: tuple[Path, str]) -> None:
     site, url = zensical_site
     theme = [site.parent / ".cache" / "theme", *zensical_theme_dirs()]
@@ -94,7 +117,7 @@ def test_the_zensical_site_passes_the_site_checks_and_is_searchable(zensical_sit
     assert index.is_file() and "Chutes and Ladders" in index.read_text()
 
 
-@pytest.mark.parametrize("path", ["/", "/boards/classic/", "/design/", "/compare/"])
+@pytest.mark.parametrize("path", ["/", "/boards/classic/", "/design/", "/compare/", "/guide/customising/"])
 def test_zensical_pages_draw_their_charts_and_axe_finds_nothing_serious(zensical_site: tuple[Path, str],
                                                                         watched, path: str) -> None:
     from axe_playwright_python.sync_playwright import Axe

@@ -1,0 +1,94 @@
+"""The generator's guide, "Make your own": the reference site's tab for people who make a site of their own or
+compute with the library. Only a project whose mkdocs.yml says so (`plugins: - chutes: {guide: true}`, this
+repository's) has it; a `chutes new` project leaves the setting out.
+
+Its sources are the project's `guide/` folder, outside the package: Markdown pages copied as they are, and page
+templates (`*.md.j2`) filled with what a module here reads from the code the page describes, each module with
+one job: the board file's keys (`boards`), the command line (`commands`), the templates' inputs, filters and
+default files (`templates`), the Python API from its docstrings (`api`, with griffe), the measurements
+(`performance`); the Data page reuses the Data page's record schema (`site_build.records`). They are rendered
+here to Markdown in the docs tree before the engine runs, so that MkDocs and Zensical publish the same pages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
+
+from ..checks import SiteError
+from ..engine_config import ENGINES, SETTINGS
+from ..new_project import SCAFFOLD
+from ..project import BUNDLED_BOARDS, Project
+from ..records import record_schema, schema_parts
+from ..words import FILTERS
+from . import api, boards, commands, performance, templates
+
+FOLDER = "guide"
+"""Where the guide's pages go in the site (guide/, guide/boards/, ...)."""
+PAGES = ("index.md", "boards.md", "cli.md", "customising.md", "publishing.md", "scaling.md", "data.md", "api.md",
+         "performance.md")
+"""The guide's pages in the order of its navigation, each from guide/NAME or the template guide/NAME.j2."""
+TAB = "Make your own"
+"""The guide's tab in the navigation."""
+
+
+def _context(project: Project) -> dict[str, Any]:
+    """Every value the guide's templates read, from the code each page describes."""
+    package_doc, entries = api.api_entries()
+    return {
+        "board_keys": boards.board_keys(project.guide_dir),
+        "commands": commands.commands(),
+        "template_inputs": templates.template_inputs(),
+        "page_attributes": templates.page_attributes(),
+        "filters": templates.filters(),
+        "theme_files": templates.theme_files(),
+        "source_files": templates.source_files(),
+        "skipped_sources": templates.skipped_sources(),
+        "bundled_boards": sorted(p.stem for p in BUNDLED_BOARDS.glob("*.toml")),
+        "settings": SETTINGS,
+        "engines": ENGINES,
+        "schema": schema_parts(record_schema()),
+        "api_doc": package_doc,
+        "api": entries,
+        "performance": performance.results_tables(project.benchmarks_file),
+        "cluster": performance.benchmark_tables(project.benchmarks_file, "cluster.py"),
+        "workflow": (SCAFFOLD / "workflow.yml").read_text(encoding="utf-8").rstrip("\n"),
+    }
+
+
+def guide_pages(project: Project) -> dict[str, str]:
+    """The guide's pages, by their path in the docs tree (guide/index.md, ...). A page or template missing from the
+    project's guide/ folder, or one that does not render, is a SiteError."""
+    env = Environment(loader=FileSystemLoader(project.guide_dir), undefined=StrictUndefined, autoescape=False,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(FILTERS)
+    context: dict[str, Any] | None = None
+    pages = {}
+    for name in PAGES:
+        plain, template = project.guide_dir / name, project.guide_dir / f"{name}.j2"
+        if plain.is_file():
+            pages[f"{FOLDER}/{name}"] = plain.read_text(encoding="utf-8")
+            continue
+        if not template.is_file():
+            raise SiteError(f"{project.guide_dir}: the guide needs {name} or {name}.j2 (guide: true in mkdocs.yml)")
+        context = context if context is not None else _context(project)
+        try:
+            pages[f"{FOLDER}/{name}"] = env.get_template(f"{name}.j2").render(**context)
+        except TemplateSyntaxError as exc:
+            raise SiteError(f"guide/{exc.name or name}:{exc.lineno}: {exc.message}") from None
+        except TemplateError as exc:
+            raise SiteError(f"guide/{name}.j2: {exc.message}") from None
+    return pages
+
+
+def guide_nav() -> list[str]:
+    """The guide's pages in its tab's order."""
+    return [f"{FOLDER}/{name}" for name in PAGES]
+
+
+def page_address(name: str) -> Path:
+    """A guide page's address in the built site, relative to its root (guide/boards.md → guide/boards/)."""
+    stem = name.removesuffix(".md")
+    return Path(FOLDER) if stem == "index" else Path(FOLDER) / stem

@@ -1,0 +1,137 @@
+"""The Board files page: every key a board file accepts, with its type, default and limits read from the board
+file's schema (`chutes.compute.board.file`), its meaning and an example.
+
+A key's meaning is its field's description in that schema where it has one, else the guide's own
+`board-keys.toml` (key → meaning and example). The two must agree key for key: a key the schema accepts that
+the guide does not explain, or a key the guide explains that the schema refuses, stops the build."""
+
+from __future__ import annotations
+
+import tomllib
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+
+from ...compute.board.file import _BoardFile
+from ..checks import SiteError
+
+KEYS_FILE = "board-keys.toml"
+"""The guide's meaning and example of each key (in the project's guide/ folder)."""
+
+
+@dataclass(frozen=True)
+class BoardKey:
+    """One key of a board file as the Board files page shows it."""
+
+    name: str
+    kind: str
+    default: str
+    limits: str
+    meaning: str
+    example: str
+
+
+def _number(n: int) -> str:
+    return f"{n:,}"
+
+
+def _limits_of(metadata: list[Any], text: bool = False) -> list[str]:
+    """The schema's bounds on a value, in words."""
+    def bound(name: str) -> Any:  # pydantic's constraints (annotated_types' Ge, Le, MinLen, MaxLen)
+        return next((getattr(m, name) for m in metadata if getattr(m, name, None) is not None), None)
+
+    low, high, shortest, longest = bound("ge"), bound("le"), bound("min_length"), bound("max_length")
+    out = []
+    if low is not None and high is not None:
+        out.append(f"{_number(low)} to {_number(high)}")
+    elif low is not None:
+        out.append(f"at least {_number(low)}")
+    elif high is not None:
+        out.append(f"at most {_number(high)}")
+    if shortest is not None and text:
+        out.append("not empty" if shortest == 1 else f"at least {shortest} characters")
+    elif shortest is not None and shortest != longest:
+        out.append(f"at least {shortest} {'entry' if shortest == 1 else 'entries'}")
+    return out
+
+
+def _inner(annotation: Any) -> tuple[Any, list[Any]]:
+    """An annotation without `| None`, and the constraints an `Annotated[...]` puts on it."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        annotation = next(a for a in get_args(annotation) if a is not type(None))
+    if get_origin(annotation) is Annotated:
+        base, *extra = get_args(annotation)
+        return base, [m for info in extra if isinstance(info, FieldInfo) for m in info.metadata]
+    return annotation, []
+
+
+def _kind(annotation: Any) -> tuple[str, list[str]]:
+    """The type of a key in words, and the limits on its entries."""
+    base, constraints = _inner(annotation)
+    if get_origin(base) is Literal:
+        return "one of " + ", ".join(f'`"{word}"`' for word in get_args(base)), []
+    if get_origin(base) is list:
+        entry, entry_constraints = _inner(get_args(base)[0])
+        if get_origin(entry) is list:
+            return "list of `[from, to]` pairs of whole numbers", []
+        limits = _limits_of(entry_constraints)
+        return "list of whole numbers", [f"each {limit}" for limit in limits]
+    names = {int: "whole number", str: "text", bool: "`true` or `false`"}
+    return names.get(base, str(base)), _limits_of(constraints, text=base is str)
+
+
+def _default(name: str, field: FieldInfo) -> str:
+    if field.default is PydanticUndefined:
+        return "required"
+    if name == "title":
+        return "the file name"
+    if field.default is None:
+        return "none"
+    if isinstance(field.default, bool):
+        return f"`{str(field.default).lower()}`"
+    if isinstance(field.default, str):
+        return f'`"{field.default}"`' if field.default else "empty"
+    if isinstance(field.default, list):
+        return "none" if not field.default else f"`{field.default}`"
+    return f"`{field.default}`"
+
+
+def accepted_keys() -> dict[str, FieldInfo]:
+    """Every key a board file accepts, as the board file's schema declares it."""
+    return dict(_BoardFile.model_fields)
+
+
+def guide_entries(guide_dir: Path) -> dict[str, dict[str, str]]:
+    """The guide's meaning and example of each key (`board-keys.toml`)."""
+    path = guide_dir / KEYS_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SiteError(f"{path}: cannot read the board keys' meanings ({exc})") from None
+    return {key: {"meaning": str(entry.get("meaning", "")), "example": str(entry.get("example", ""))}
+            for key, entry in data.items() if isinstance(entry, dict)}
+
+
+def board_keys(guide_dir: Path) -> list[BoardKey]:
+    """Every key of a board file, in the schema's order; a key without a meaning or an example, or a meaning for a
+    key the schema refuses, is a SiteError."""
+    fields = accepted_keys()
+    written = guide_entries(guide_dir)
+    refused = sorted(set(written) - set(fields))
+    if refused:
+        raise SiteError(f"guide/{KEYS_FILE}: documents {', '.join(refused)}, which a board file does not accept")
+    keys = []
+    for name, field in fields.items():
+        entry = written.get(name, {})
+        meaning = " ".join((field.description or entry.get("meaning", "")).split())
+        if not meaning or not entry.get("example"):
+            raise SiteError(f"guide/{KEYS_FILE}: the board file key {name} needs a meaning and an example")
+        kind, limits = _kind(field.annotation)
+        keys.append(BoardKey(name=name, kind=kind, default=_default(name, field),
+                             limits="; ".join(limits + _limits_of(field.metadata, kind == "text")) or "—",
+                             meaning=meaning, example=entry["example"].strip()))
+    return keys
