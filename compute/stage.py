@@ -76,6 +76,7 @@ def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
     (`compute.board.cost.check_cost`); then a line for each name of `only` with no board file.
     """
     from .board.cost import check_cost
+    from .solve.strategy import as_played
 
     if not boards_dir.is_dir():
         raise BoardError(f"{boards_dir}: no such folder of board files")
@@ -91,7 +92,7 @@ def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
             continue
         try:
             board = load_board(files[slug])
-            check_cost(board, str(files[slug]))
+            check_cost(as_played(board), str(files[slug]))
         except BoardError as exc:
             problems[files[slug]] = str(exc)
         else:

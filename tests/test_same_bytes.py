@@ -1,7 +1,8 @@
 """A record is the same bytes on any machine: computed under settings that stand for other processors (numpy's
 AVX-512 paths off, another OpenBLAS kernel, Numba compiling for a generic x86-64, one thread or two), the records
 of small boards that take every float path (the turn chain with and without a roll-again rule, a roll-again
-limit, the added-jump scan, the die sweep with a roll-again rule) are identical, byte for byte."""
+limit, the added-jump scan, the die sweep with a roll-again rule, the best play and the two-player games of a
+choice) are identical, byte for byte."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from chutes.compute.board.file import board_from_mapping
 from chutes.compute.record.build import board_experiments, board_record
 tiny = dict(squares=10, die=6, ladders=[[2, 6]], chutes=[[8, 3]])
 boards = {"plain": tiny, "roll-again": {**tiny, "roll_again_on": 6},
-          "house-rules": {**tiny, "enter_on": [5, 6], "roll_again_on": 6, "roll_again_limit": 2}}
+          "house-rules": {**tiny, "enter_on": [5, 6], "roll_again_on": 6, "roll_again_limit": 2},
+          "coin": {**tiny, "choice": "coin", "roll_again_on": 6}}
 out = {}
 for slug, data in boards.items():
     board = board_from_mapping(data, slug, slug)
@@ -52,7 +54,7 @@ def test_records_are_the_same_bytes_under_other_processors_kernels_and_threads()
         other_simd["NPY_DISABLE_CPU_FEATURES"] = _avx512()
     generic = {"NUMBA_CPU_NAME": "generic", "OPENBLAS_CORETYPE": "Sandybridge", "OPENBLAS_NUM_THREADS": "2",
                "NUMBA_NUM_THREADS": "2"}
-    assert usual and b'"delta_first_player"' in usual and b'"mover_wins"' in usual
+    assert usual and b'"delta_first_player"' in usual and b'"mover_wins"' in usual and b'"both_maximise"' in usual
     assert _records(**other_simd) == usual
     assert _records(**generic) == usual
 

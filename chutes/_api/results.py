@@ -18,6 +18,7 @@ from chutes.compute.numbers import decimal_string, digit_count, fraction_from_js
 from chutes.compute.record.results import board_json
 from chutes.compute.record.results import solve as results_json
 from chutes.compute.solve.chain import TurnChain, safe_squares, turn_chain
+from chutes.compute.solve.strategy import as_played
 
 if TYPE_CHECKING:
     from plotly.graph_objects import Figure
@@ -42,7 +43,7 @@ def solve(board: Board, budget: float = BUDGET_SECONDS) -> Result:
     >>> result.length.median, result.length.pmf(1), result.length.cdf(3)
     (7, Fraction(0, 1), Fraction(11, 54))
     """
-    check_cost(board, board.slug or board.title, budget)
+    check_cost(as_played(board), board.slug or board.title, budget)
     return Result(board)
 
 

@@ -55,9 +55,10 @@ def find_board_and_estimate(spec: str, project: Path | None = None) -> tuple[Boa
     the seconds `chutes solve` should take."""
     from chutes._api.boards import find_board as lookup
     from chutes.compute.board.cost import check_cost
+    from chutes.compute.solve.strategy import as_played
 
     board = lookup(spec, project)
-    return board, check_cost(board, spec)[0]
+    return board, check_cost(as_played(board), spec)[0]
 
 
 def project_option(fn: CommandFunction) -> CommandFunction:

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from .model import Board, BoardError
-from .reach import roll_squares
+from .reach import reachable_squares, roll_squares
 
 BUDGET_SECONDS = 120.0
 """The most `chutes solve` may be expected to take; a board estimated above it is refused before any work."""
@@ -36,10 +36,13 @@ SECONDS_PER_TERM_BIT_SQUARED = 7e-14
 """...plus per entry, per term, per bit of the term's numerator times bits of the scale (the entries' size)."""
 DENSE = 16
 """The exact walk counts the turn matrix as dense when more than one entry in DENSE is nonzero (compute.solve.exact)."""
-SECONDS_PER_FLOAT_STEP = 5e-6
-SECONDS_PER_FLOAT_NONZERO = 1e-9
-"""The float tail: per term, and per nonzero per term."""
-EXACT_TURNS = 500
+SECONDS_PER_CHOICE_STATE_CUBED = 4e-9
+"""A board with a choice: its best play (a float value iteration and an exact solve over the squares), per d³..."""
+SECONDS_PER_DUEL_STATE_CUBED = 4e-6
+"""...and its two-player games (on at most DUEL_MAX_STATES squares), per d³ (3 s at d = 94)."""
+DUEL_MAX_STATES = 100
+"""As compute.solve.duel.MAX_STATES (the board layer does not import the solvers)."""
+EXACT_TURNS = 700
 DECIDED_TAIL_LOG = math.log(1 / 40)
 """The 97.5th percentile lies about log(1/40)/log ρ turns in; taken DECIDE_MARGIN times, for the mode and the
 turns before the tail settles into ρᵏ."""
@@ -243,8 +246,9 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     turns = _turns(board)
     d = turns.size
     bits = scale_bits(board)
-    primes = (d * (d + 1) * bits + (d + 1) * d / (2 * math.log(2)) + 64) / 62
-    two_player = primes * SECONDS_PER_PRIME_AT_320 * (d / 320) ** PRIME_COST_EXPONENT
+    k = min(d, len(reachable_squares(board)))  # the minimal polynomial's degree is at most the states reachable
+    primes = (k * (k + 1) * bits + (k + 1) * k / (2 * math.log(2)) + 64) / 62
+    two_player = primes * SECONDS_PER_PRIME_AT_320 * (k / 320) ** PRIME_COST_EXPONENT
     rho = ending_rate(turns) if d else 0.0
     tail = MAX_TERMS if rho >= 1 else (EXACT_TAIL_LOG / math.log(rho) if rho > 0 else 1)
     decide = MAX_TERMS if rho >= 1 else (DECIDE_MARGIN * DECIDED_TAIL_LOG / math.log(rho) if rho > 0 else 1)
@@ -255,11 +259,17 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
         exact = d * d * terms * (SECONDS_PER_ENTRY_TERM + SECONDS_PER_TERM_BIT_SQUARED * terms * bits * bits / 2)
     else:
         exact = nonzeros * terms * (SECONDS_PER_NONZERO_TERM + SECONDS_PER_TERM_BIT * terms * bits / 2)
-    floats = max(0.0, min(tail, MAX_TERMS) - terms) * (SECONDS_PER_FLOAT_STEP + SECONDS_PER_FLOAT_NONZERO * nonzeros)
-    distribution = exact + floats
+    distribution = exact
+    choice = 0.0
+    if board.choice is not None:  # the best play's chain is estimated as the box rules' (the same squares)
+        choice = SECONDS_PER_CHOICE_STATE_CUBED * d**3
+        choice += SECONDS_PER_DUEL_STATE_CUBED * d**3 if d <= DUEL_MAX_STATES else 0.0
+    total = two_player + distribution + choice
+    if choice >= max(two_player, distribution):
+        return total, f"the best play and its two-player games ({d} squares)"
     if two_player >= distribution:
-        return two_player + distribution, f"the exact two-player sum ({primes:,.0f} primes at degree {d})"
-    return two_player + distribution, f"the exact game-length distribution (about {terms:,.0f} terms)"
+        return total, f"the exact two-player sum ({primes:,.0f} primes at degree {k})"
+    return total, f"the exact game-length distribution (about {terms:,.0f} terms)"
 
 
 def check_cost(board: Board, name: str, budget: float = BUDGET_SECONDS) -> tuple[float, str]:

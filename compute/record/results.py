@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import isqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..board.model import Board
 from ..numbers import bracket, decimal_string, exact_json, fraction_json
 from ..solve.chain import TurnChain
 from ..solve.exact import bounds_after
 from ..solve.jumps import jump_usage, shortest_game
-from ..solve.strategy import STRATEGIES, bellman_holds, best_play, compared, evaluate
+
+if TYPE_CHECKING:
+    from ..solve.duel import Duel
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
@@ -96,6 +98,9 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
     the named strategies' exact expected turns and what each loses, the first of two players' chance when both
     play best, and the best simple rule in one sentence (`SIMPLE_RULES`, each evaluated exactly). None without a
     choice."""
+    from ..solve import duel  # numpy and scipy: only for a board with a choice
+    from ..solve.strategy import STRATEGIES, bellman_holds, best_play, compared, evaluate
+
     board = chain.board
     if board.choice is None:
         return None
@@ -129,8 +134,18 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
         "strategies": [{"key": key, "label": label, "expected_turns": None if value is None else exact_json(value),
                         "loss": None if value is None else exact_json(value - best)} for key, label, value in rows],
         "both_best": exact_json(chain.first_player_wins),
+        **({"against_box": _duel_json(duel.best_against_box(play.options)),
+            "both_maximise": _duel_json(duel.both_maximise(play.options))}
+           if len(play.options.squares) <= duel.MAX_STATES else {"against_box": None, "both_maximise": None}),
         "advice": advice,
     }
+
+
+def _duel_json(found: Duel) -> dict[str, Any]:
+    from ..solve.duel import CERTIFIED_DIGITS, GUARD_DIGITS
+
+    return {"first": found.first.decimal, "second": found.second.decimal,
+            "error_bound": f"1e-{CERTIFIED_DIGITS + GUARD_DIGITS}", "flips": found.flips, "depends": found.depends}
 
 
 def _sqrt_fraction(x: Fraction, digits: int = 60) -> Fraction:

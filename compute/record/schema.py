@@ -285,6 +285,20 @@ class StrategyRow(_Model):
     loss: Exact | None = Field(description="Turns it loses against the best play, exactly.")
 
 
+class Duel(_Model):
+    """Two players with a choice that may depend on where the other is, certified (compute.solve.duel)."""
+
+    first: str = Field(description="The chance of the player named, moving first, to 30 decimals (both ends of its "
+                                   "certified interval round to them).")
+    second: str = Field(description="The same player's chance moving second, to 30 decimals.")
+    error_bound: str = Field(description="A proven bound on the error of the values rounded: 10⁻⁴⁰ (the refinement "
+                                         "goes on until the proven bound is below it).")
+    flips: int = Field(ge=0, description="(square, roll) pairs the play flips for against some square of the "
+                                         "other player.")
+    depends: int = Field(ge=0, description="Of those, how many it flips for only against some of the other's "
+                                           "squares: the choice depends on where the other is.")
+
+
 class Strategy(_Model):
     """The best play when the rules give a choice, proven optimal (compute.record.results.strategy_json)."""
 
@@ -297,6 +311,12 @@ class Strategy(_Model):
                                                "(compute.solve.strategy.bellman_holds): the play is optimal.")
     strategies: list[StrategyRow] = Field(description="Named strategies compared, the best play last.")
     both_best: ExactProbability = Field(description="The first of two players' chance when both play best.")
+    against_box: Duel | None = Field(description="A player who plays best against one who never flips: the best "
+                                                 "player's chance (compute.solve.duel.best_against_box); null on a "
+                                                 "board of more than duel.MAX_STATES squares a roll is made from.")
+    both_maximise: Duel | None = Field(description="Both players maximise their own chance, each knowing where the "
+                                                   "other is: the first mover's chance "
+                                                   "(compute.solve.duel.both_maximise); null as against_box.")
     advice: str = Field(description="One plain sentence a player can use at the table, true on this board.")
 
 

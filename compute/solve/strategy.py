@@ -23,7 +23,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
 from flint import fmpz_mat
 
 from ..board.model import Board
@@ -159,6 +158,8 @@ def _greedy(opts: Options, W: dict[int, Fraction] | dict[int, float], strict: Ca
 def _float_play(opts: Options) -> set[Decision]:
     """A first play: value iteration in floats from W = 0 (it rises to the least values), then greedy. Each roll's
     move is one outcome and a flip two; the last square is index d, worth 0."""
+    import numpy as np  # only a board with a choice needs it: a quick exact solve never imports numpy
+
     index = {q: i for i, q in enumerate(opts.squares)}
     d, last = len(index), opts.board.squares
     where = {**index, last: d}
@@ -225,6 +226,14 @@ def best_play(board: Board) -> Play:
         if better == flips:
             return Play(tuple(sorted(flips)), tuple(sorted(ties)), W, rounds, opts)
         flips = better
+
+
+def as_played(board: Board) -> Board:
+    """The board as it is solved: with a choice, its best play's flips (found now: seconds at most, on 1,000
+    squares); else the board itself. What the cost model estimates (the best play's chain, not the box rules')."""
+    if board.choice is None or board.flips:
+        return board
+    return best_play(board).board
 
 
 def bellman_holds(play: Play) -> bool:

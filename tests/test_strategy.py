@@ -1,0 +1,180 @@
+"""The best play when the rules give a choice (the coin): optimal against every deterministic play on small boards,
+Bellman's equation on every bundled board with a choice, each strategy's simulation against its exact mean, the
+two-player games certified against exact solves, and the refusals."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+from flint import fmpq_mat
+from helpers import BUNDLED, board
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from chutes.compute.board.file import board_from_mapping
+from chutes.compute.board.model import Board, BoardError
+from chutes.compute.record.criteria import SIMULATION_Z
+from chutes.compute.solve import duel, strategy
+from chutes.compute.solve.chain import turn_chain
+from chutes.compute.solve.simulate import game_lengths
+
+CHOICE = [slug for slug in BUNDLED if board(slug).choice is not None]
+
+
+@st.composite
+def small_coin_boards(draw) -> Board:
+    """A valid board with the coin whose plays are few enough to try every one (at most 2⁹)."""
+    squares = draw(st.integers(3, 7))
+    die = draw(st.integers(1, 3))
+    spec = {"squares": squares, "die": die, "choice": "coin",
+            "overshoot": draw(st.sampled_from(["stay", "pass"] + (["bounce"] if die + 1 <= squares else [])))}
+    if die > 1 and draw(st.booleans()):
+        spec["roll_again_on"] = draw(st.integers(1, die))
+    foot = draw(st.integers(1, squares - 1))
+    head = draw(st.integers(0, squares).filter(lambda h: h != foot))
+    spec["ladders" if head > foot else "chutes"] = [[foot, head]]
+    try:
+        b = board_from_mapping(spec, "small", "small")
+    except BoardError:
+        assume(False)
+    assume(len(strategy.options(b).decisions) <= 9)
+    return b
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(small_coin_boards())
+def test_the_best_play_beats_every_deterministic_play_from_every_square(b: Board) -> None:
+    play = strategy.best_play(b)
+    opts = play.options
+    for chosen in itertools.product([False, True], repeat=len(opts.decisions)):
+        flips = {d for d, flip in zip(opts.decisions, chosen) if flip}
+        values = strategy.evaluate(opts, flips)
+        if values is None:  # a play whose game can fail to end is worth infinitely many turns
+            continue
+        assert all(play.values[q] <= values[q] for q in opts.squares)
+        if flips == set(play.flips):
+            assert values == play.values
+    assert strategy.bellman_holds(play)
+
+
+@pytest.mark.parametrize("slug", CHOICE)
+def test_bellman_holds_on_every_bundled_board_with_a_choice(slug: str) -> None:
+    """Exactly, at every square and roll: the play's choice is worth no more than the other, and each square's
+    value is its rolls' sum (recomputed here from the options, apart from `bellman_holds`)."""
+    play = strategy.best_play(board(slug))
+    assert strategy.bellman_holds(play)
+    opts, W = play.options, play.values
+    last, total = opts.board.squares, opts.board.roll_weight
+
+    def worth(option) -> Fraction:
+        return sum((w * (0 if nxt == last else W[nxt] + (not goes_on)) for w, nxt, goes_on in option), Fraction(0))
+
+    for q in opts.squares:
+        best = [min(worth(stay), worth(flip)) if flip is not None else worth(stay) for _, stay, flip in opts.rolls[q]]
+        assert sum(best) == total * W[q]
+    assert turn_chain(board(slug)).expected_turns[0] == play.expected_turns(0)
+
+
+def test_the_coin_makes_the_classic_board_much_shorter() -> None:
+    b = board("classic-coin")
+    rows = {key: value for key, _, value in strategy.compared(strategy.best_play(b))}
+    assert rows["never"] == turn_chain(b.variant(choice=None)).expected_turns[0]  # the box rules
+    assert rows["best"] < rows["chute_heads"] < rows["never"] < rows["always"]
+    assert 16 < rows["best"] < 17
+
+
+@pytest.mark.parametrize("key", ["never", "always", "chute_heads", "ladder_neighbours", "best"])
+def test_each_strategy_simulates_to_its_exact_mean(key: str) -> None:
+    """200,000 games played with each strategy's flips, within SIMULATION_Z standard errors (from the exact
+    variance) of its exact expected turns."""
+    b = board("classic-coin")
+    play = strategy.best_play(b)
+    flips = set(play.flips) if key == "best" else dict((k, f) for k, _, f in strategy.STRATEGIES)[key](play.options)
+    chain = turn_chain(b.played(flips)) if flips else turn_chain(b.variant(choice=None))
+    mean, variance = chain.moments
+    lengths = game_lengths(chain.board, 200_000, seed=5)
+    z = abs(lengths.mean() - float(mean)) / math.sqrt(float(variance) / len(lengths))
+    assert z <= SIMULATION_Z, (key, z)
+
+
+def _exact_pairs(opts: strategy.Options, plays: list, symmetric: bool) -> list[dict[tuple[int, int], Fraction]]:
+    """The two-player values of fixed plays (plays[p][(square, roll, other square)] → flip), exactly, by one
+    rational solve over every pair: a reference for the certified ones on tiny boards."""
+    squares, last, total = opts.squares, opts.board.squares, opts.board.roll_weight
+    count = 1 if symmetric else 2
+    keys = [(p, i, j) for p in range(count) for i in squares for j in squares]
+    at = {k: n for n, k in enumerate(keys)}
+    A = [[0] * len(keys) for _ in keys]
+    b = [0] * len(keys)
+    for (p, i, j), row in at.items():
+        A[row][row] += total
+        q = p if symmetric else 1 - p
+        for r, stay, flip in opts.rolls[i]:
+            for w, nxt, goes_on in flip if flip is not None and plays[p].get((i, r, j)) else stay:
+                if nxt == last:
+                    b[row] += w
+                elif goes_on:
+                    A[row][at[(p, nxt, j)]] -= w
+                else:
+                    b[row] += w
+                    A[row][at[(q, j, nxt)]] += w
+    X = fmpq_mat(A).solve(fmpq_mat(len(keys), 1, b))
+    return [{(i, j): Fraction(int(X[at[(p, i, j)], 0].p), int(X[at[(p, i, j)], 0].q)) for i in squares
+             for j in squares} for p in range(count)]
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_the_two_player_games_are_certified_against_an_exact_solve(symmetric: bool) -> None:
+    """On a small board: the certified decimals are the exact values of the plays found, to the last decimal, and
+    no single choice of the maximising player improves them (checked exactly)."""
+    b = board_from_mapping({"squares": 9, "die": 3, "choice": "coin", "ladders": [[2, 6]], "chutes": [[7, 1]]},
+                           "small", "small")
+    opts = strategy.best_play(b).options
+    game = duel._Game(opts, symmetric)
+    exact, plays, error = game.solve((True,) if symmetric else (True, False))
+    table = [{(opts.squares[game.r.square[k]], r, opts.squares[j]): bool(plays[p][k, j])
+              for k, (r, _, _) in enumerate(x for q in opts.squares for x in opts.rolls[q]) for j in range(game.r.n)}
+             for p in range(game.count)]
+    values = _exact_pairs(opts, table, symmetric)
+    s = b.start
+    found = duel.both_maximise(opts) if symmetric else duel.best_against_box(opts)
+    truth = values[0][(s, s)]
+    assert abs(Fraction(found.first.decimal) - truth) <= Fraction(1, 2 * 10**duel.CERTIFIED_DIGITS)
+    second = 1 - values[-1][(s, s)]
+    assert abs(Fraction(found.second.decimal) - second) <= Fraction(1, 2 * 10**duel.CERTIFIED_DIGITS)
+    if symmetric:
+        assert Fraction(found.first.decimal) + Fraction(found.second.decimal) == 1
+    V, last = values, opts.board.squares
+    other = V[0] if symmetric else V[1]
+
+    def worth(option, j: int) -> Fraction:
+        return sum((w * (1 if nxt == last else V[0][(nxt, j)] if goes_on else 1 - other[(j, nxt)])
+                    for w, nxt, goes_on in option), Fraction(0))
+
+    for i in opts.squares:  # the maximiser (player 0): no other choice is better anywhere
+        for j in opts.squares:
+            for r, stay, flip in opts.rolls[i]:
+                if flip is not None:
+                    chosen, alternative = (flip, stay) if table[0][(i, r, j)] else (stay, flip)
+                    assert worth(chosen, j) >= worth(alternative, j)
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"roll_again_on": 6, "roll_again_limit": 1}, "choice: not with roll_again_limit"),
+    ({"overshoot": "bounce", "squares": 6}, "choice: with overshoot = \"bounce\" a move may be at most 6"),
+    ({"choice": "dice"}, "choice: must be one of \"coin\""),
+])
+def test_invalid_combinations_are_refused_in_one_line(extra: dict, message: str) -> None:
+    spec = {"squares": 20, "die": 6, "choice": "coin", "ladders": [[3, 11]], **extra}
+    with pytest.raises(BoardError) as refused:
+        board_from_mapping(spec, "b.toml", "b")
+    assert message in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_the_cost_model_knows_the_two_player_games_limit() -> None:
+    from chutes.compute.board.cost import DUEL_MAX_STATES
+
+    assert DUEL_MAX_STATES == duel.MAX_STATES
