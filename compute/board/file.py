@@ -30,31 +30,100 @@ part of a cache file's name."""
 _Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
-class _BoardFile(BaseModel):
-    """The shape of a board file, checked strictly (no silent conversions)."""
+class BoardFile(BaseModel):
+    """The shape of a board file, checked strictly (no silent conversions): every key it accepts, with its meaning
+    and an example (the guide's Board files page is generated from them; `Board` is what a file becomes)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    title: str | None = Field(default=None, min_length=1)
-    squares: int = Field(ge=2, le=MAX_SQUARES)
-    die: int = Field(ge=1, le=MAX_DIE)
-    overshoot: Literal["stay", "bounce", "pass"] = "stay"
-    roll_again_on: int | None = None
-    roll_again_limit: int | None = Field(default=None, ge=0, le=MAX_ROLL_AGAIN_LIMIT)
-    roll_again_penalty: Literal["undo", "start"] | None = None
-    enter_on: list[int] | None = Field(default=None, min_length=1)
-    dice: int = Field(default=1, ge=1, le=MAX_DICE)
-    weights: list[Annotated[int, Field(ge=0, le=MAX_WEIGHT)]] | None = None
-    start: int = Field(default=0, ge=0)
-    ladders: list[_Pair] = []
-    chutes: list[_Pair] | None = None
-    snakes: list[_Pair] | None = None
-    source: str = ""
-    listed: bool = True
-    choice: Literal["coin"] | None = None
+    title: str | None = Field(
+        default=None, min_length=1,
+        description="The board's name: the title of its page and its entry in the menus. Plain text, shown as typed "
+                    '(never read as HTML or Markdown).',
+        examples=['title = "Chutes and Ladders (Milton Bradley, 1943)"'])
+    squares: int = Field(
+        ge=2, le=MAX_SQUARES,
+        description='The last square: the first player to reach it wins. Players start off the board, on square 0.',
+        examples=['squares = 100'])
+    die: int = Field(
+        ge=1, le=MAX_DIE,
+        description='The faces of the die, 1 to `die`, equally likely unless `weights` says otherwise. With '
+                    '`overshoot = "bounce"`, at most one face per square.',
+        examples=['die = 6'])
+    overshoot: Literal["stay", "bounce", "pass"] = Field(
+        default="stay",
+        description='What a roll past the last square does: `"stay"` loses the move, `"bounce"` counts back from the '
+                    'last square (landing on 2 × last − target), `"pass"` wins (reaching or passing the end).',
+        examples=['overshoot = "bounce"'])
+    roll_again_on: int | None = Field(
+        default=None,
+        description='A roll of this number (a face, or a total of the dice) gives another roll in the same turn, '
+                    'unless it won; a turn counts once however many rolls it holds. The die must be able to show it, '
+                    'and not every roll may be it without a limit.',
+        examples=['roll_again_on = 6'])
+    roll_again_limit: int | None = Field(
+        default=None, ge=0, le=MAX_ROLL_AGAIN_LIMIT,
+        description='At most this many extra rolls in one turn (needs `roll_again_on`): a roll of `roll_again_on` '
+                    'beyond the limit is not moved, the token goes where `roll_again_penalty` says and the turn '
+                    'ends.',
+        examples=['roll_again_on = 6\nroll_again_limit = 2'])
+    roll_again_penalty: Literal["undo", "start"] | None = Field(
+        default=None,
+        description='With `roll_again_limit`: where the roll beyond the limit sends the token, back to where the '
+                    'turn began (`"undo"`, the default) or to square 0 (`"start"`).',
+        examples=['roll_again_on = 6\nroll_again_limit = 2\nroll_again_penalty = "start"'])
+    enter_on: list[int] | None = Field(
+        default=None, min_length=1,
+        description='The rolls that bring a token from square 0 onto the board (a six to enter: `[6]`); any other '
+                    'roll leaves it on 0. Each must be a roll the dice can make. Without it every roll enters.',
+        examples=['enter_on = [6]'])
+    dice: int = Field(
+        default=1, ge=1, le=MAX_DICE,
+        description='Dice rolled and summed for each roll, each with `die` faces; `roll_again_on` and `enter_on` '
+                    'then name totals.',
+        examples=['dice = 2\novershoot = "pass"  # with "stay", two dice could never make the 1 that square 99 needs'])
+    weights: list[Annotated[int, Field(ge=0, le=MAX_WEIGHT)]] | None = Field(
+        default=None,
+        description='The relative weight of each face of one die, one whole number per face (a weighted spinner): '
+                    'face k comes up with chance weights[k] / sum(weights). At least one weight above 0.',
+        examples=['weights = [1, 1, 1, 1, 1, 3]'])
+    start: int = Field(
+        default=0, ge=0,
+        description='The square every player starts on: below the last square, and not the foot of a chute or '
+                    'ladder.',
+        examples=['start = 1'])
+    ladders: list[_Pair] = Field(
+        default=[],
+        description='The ladders, each `[from, to]` going up: a roll that lands on `from` (not one that passes it) '
+                    'moves the token to `to`. A jump starts on a square from 1 to the last but one, no two start on '
+                    'one square, and none starts where another ends (jumps do not chain).',
+        examples=['ladders = [[1, 38], [4, 14], [9, 31]]'])
+    chutes: list[_Pair] | None = Field(
+        default=None,
+        description='The chutes, each `[from, to]` going down, with the same rules as ladders.',
+        examples=['chutes = [[16, 6], [48, 26], [49, 11]]'])
+    snakes: list[_Pair] | None = Field(
+        default=None,
+        description="Another name for `chutes` (give one or the other, not both): the board's page then says snakes.",
+        examples=['snakes = [[16, 6], [48, 26], [49, 11]]'])
+    source: str = Field(
+        default="",
+        description="Where the layout comes from, shown on the board's page. Plain text, shown as typed.",
+        examples=['source = "Milton Bradley, 1943; the layout as Althoen, King and Schilling give it"'])
+    listed: bool = Field(
+        default=True,
+        description="`false` keeps the board out of the menus, the home page's table and the comparison (a test "
+                    'board); its page is still built.',
+        examples=['listed = false'])
+    choice: Literal["coin"] | None = Field(
+        default=None,
+        description='`"coin"`: after each roll r the player may move r, or flip a fair coin and move r + 1 (heads) '
+                    'or r − 1 (tails); a move of 0 leaves the token where it is. The rolled number itself decides '
+                    'rolling again and entering. The board is solved for the player who makes the game shortest on '
+                    'average (exact policy iteration, ties towards not flipping).',
+        examples=['choice = "coin"'])
 
-
-KNOWN_KEYS = tuple(_BoardFile.model_fields)
+KNOWN_KEYS = tuple(BoardFile.model_fields)
 
 
 def _loc(loc: tuple[Any, ...]) -> str:
@@ -111,7 +180,7 @@ def _unknown_keys(names: list[str]) -> list[str]:
 
 def _choices(key: str) -> str:
     """The words a key of the schema allows, each quoted: '"undo", "start"'."""
-    annotation = _BoardFile.model_fields[key].annotation
+    annotation = BoardFile.model_fields[key].annotation
     literal = next(a for a in (annotation, *get_args(annotation)) if get_origin(a) is Literal)
     return ", ".join(f'"{word}"' for word in get_args(literal))
 
@@ -123,7 +192,7 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
     if not isinstance(data, Mapping):
         raise BoardError(f"{name}: a board is a table of keys, got {type(data).__name__}")
     try:
-        parsed = _BoardFile.model_validate(dict(data))
+        parsed = BoardFile.model_validate(dict(data))
     except ValidationError as exc:
         errors = exc.errors()
         unknown = _unknown_keys([str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden"])

@@ -38,7 +38,7 @@ def _context(project: Project) -> dict[str, Any]:
     """Every value the guide's templates read, from the code each page describes."""
     package_doc, entries = api.api_entries()
     return {
-        "board_keys": boards.board_keys(project.guide_dir),
+        "board_keys": boards.board_keys(),
         "commands": commands.commands(),
         "template_inputs": templates.template_inputs(),
         "page_attributes": templates.page_attributes(),

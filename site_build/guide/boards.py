@@ -1,26 +1,18 @@
-"""The Board files page: every key a board file accepts, with its type, default and limits read from the board
-file's schema (`chutes.compute.board.file`), its meaning and an example.
-
-A key's meaning is its field's description in that schema where it has one, else the guide's own
-`board-keys.toml` (key → meaning and example). The two must agree key for key: a key the schema accepts that
-the guide does not explain, or a key the guide explains that the schema refuses, stops the build."""
+"""The Board files page: every key a board file accepts, with its type, default, limits, meaning and example, all
+read from the board file's schema (`chutes.compute.board.file.BoardFile`): the page documents exactly the keys the
+reader accepts, and a key without a meaning or an example stops the build."""
 
 from __future__ import annotations
 
-import tomllib
 import types
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from ...compute.board.file import _BoardFile
+from ...compute.board.file import BoardFile
 from ..checks import SiteError
-
-KEYS_FILE = "board-keys.toml"
-"""The guide's meaning and example of each key (in the project's guide/ folder)."""
 
 
 @dataclass(frozen=True)
@@ -100,38 +92,22 @@ def _default(name: str, field: FieldInfo) -> str:
     return f"`{field.default}`"
 
 
-def accepted_keys() -> dict[str, FieldInfo]:
+def accepted_keys(schema: type[BoardFile] = BoardFile) -> dict[str, FieldInfo]:
     """Every key a board file accepts, as the board file's schema declares it."""
-    return dict(_BoardFile.model_fields)
+    return dict(schema.model_fields)
 
 
-def guide_entries(guide_dir: Path) -> dict[str, dict[str, str]]:
-    """The guide's meaning and example of each key (`board-keys.toml`)."""
-    path = guide_dir / KEYS_FILE
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise SiteError(f"{path}: cannot read the board keys' meanings ({exc})") from None
-    return {key: {"meaning": str(entry.get("meaning", "")), "example": str(entry.get("example", ""))}
-            for key, entry in data.items() if isinstance(entry, dict)}
-
-
-def board_keys(guide_dir: Path) -> list[BoardKey]:
-    """Every key of a board file, in the schema's order; a key without a meaning or an example, or a meaning for a
-    key the schema refuses, is a SiteError."""
-    fields = accepted_keys()
-    written = guide_entries(guide_dir)
-    refused = sorted(set(written) - set(fields))
-    if refused:
-        raise SiteError(f"guide/{KEYS_FILE}: documents {', '.join(refused)}, which a board file does not accept")
+def board_keys(schema: type[BoardFile] = BoardFile) -> list[BoardKey]:
+    """Every key of a board file, in the schema's order, with its meaning (the field's description) and example (its
+    first example); a key without either is a SiteError."""
     keys = []
-    for name, field in fields.items():
-        entry = written.get(name, {})
-        meaning = " ".join((field.description or entry.get("meaning", "")).split())
-        if not meaning or not entry.get("example"):
-            raise SiteError(f"guide/{KEYS_FILE}: the board file key {name} needs a meaning and an example")
+    for name, field in accepted_keys(schema).items():
+        meaning = " ".join((field.description or "").split())
+        if not meaning or not field.examples:
+            raise SiteError(f"the board file key {name} needs a description and an example in its schema "
+                            f"(compute/board/file.py)")
         kind, limits = _kind(field.annotation)
         keys.append(BoardKey(name=name, kind=kind, default=_default(name, field),
                              limits="; ".join(limits + _limits_of(field.metadata, kind == "text")) or "—",
-                             meaning=meaning, example=entry["example"].strip()))
+                             meaning=meaning, example=str(field.examples[0]).strip()))
     return keys
