@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..compute.record.schema import BoardRecord, Experiments, FirstPlayer, Skipped
+from ..compute.numbers import decimal_string
+from ..compute.record.schema import BoardRecord, Duel, Experiments, FirstPlayer, Skipped
 from . import figures
 from .downloads import distribution_csv, fraction_text, record_json, size_text, squares_csv
 from .words import games, per_thousand, rounded
@@ -19,6 +20,17 @@ INLINE_FRACTION_CHARS = 50_000
 1,000-square board's is some 850 kB, which with the chart library would take the page over its 3 MB budget,
 while every bundled board's (9 kB at most) stays inline. A longer one is loaded from its text file when its
 box is opened, like the first of three players'."""
+
+
+TWO_PLAYERS_WITH_A_CHOICE = (
+    ("both_best", "Both play best (the fewest turns on average): either player"),
+    ("against_box", "One plays best, the other never flips: the one who plays best"),
+    ("both_maximise", "Both play to win, each seeing where the other is: either player"),
+)
+"""The two-player chances of a board with a choice that its page shows: each a field of the record's `Strategy` and
+the words naming how the two play and whose chance it is. The field holds the first player's exact chance (an
+`Exact`: moving second, one minus it) or a `Duel` (the player's chance moving first and moving second). A field
+the record does not have, or holds as null, is left out: a new one is one more line here."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +135,52 @@ class BoardPage:
     def squares_size(self) -> str:
         return size_text(len(squares_csv(self.record).encode()))
 
+    @property
+    def strategy_rows(self) -> list[tuple[str, str, str]]:
+        """The strategies' table of a board with a choice: each strategy's label, its average game and what it
+        loses against the best play, rounded to two decimals ("never ends", "—" where the game can fail to end
+        under it); none without a choice."""
+        strategy = self.record.results.strategy
+        if strategy is None:
+            return []
+        return [(row.label, "never ends" if row.expected_turns is None else rounded(row.expected_turns.decimal, 2),
+                 "—" if row.loss is None else rounded(row.loss.decimal, 2)) for row in strategy.strategies]
+
+    @property
+    def flip_squares(self) -> int:
+        """With a choice: how many squares on the board (1 and up) the best play flips on for some roll."""
+        strategy = self.record.results.strategy
+        return 0 if strategy is None else len({q for q, _ in strategy.flips if q >= 1})
+
+    @property
+    def play_from_start(self) -> str | None:
+        """With a choice: which rolls the best play flips for off the board (square 0, not drawn on the board), in
+        words ("2, 3, 5 or 6", "none"); None without a choice or when players start on the board."""
+        strategy = self.record.results.strategy
+        if strategy is None or self.record.results.board.start != 0:
+            return None
+        rolls = figures.flip_rolls(strategy.flips).get(0, [])
+        return figures.either(rolls) if rolls else "none"
+
+    @property
+    def two_player_rows(self) -> list[tuple[str, str, str]]:
+        """The two-player chances of a board with a choice (`TWO_PLAYERS_WITH_A_CHOICE`), each its words and the
+        player's chance moving first and moving second, as decimals (30 digits or more); none without a choice, and
+        none for a field the record lacks."""
+        strategy = self.record.results.strategy
+        if strategy is None:
+            return []
+        rows = []
+        for key, words in TWO_PLAYERS_WITH_A_CHOICE:
+            value = getattr(strategy, key, None)
+            if value is None:
+                continue
+            if isinstance(value, Duel):
+                rows.append((words, value.first, value.second))
+            else:
+                rows.append((words, value.decimal, decimal_string(1 - value.fraction, 50)))
+        return rows
+
 
 def board_pages(records: list[BoardRecord]) -> tuple[list[BoardPage], list[BoardPage]]:
     """Every board's page in slug order, and those in the menu, the home table and the comparison: the
@@ -149,6 +207,7 @@ def chart_figures(page: BoardPage) -> dict[str, figures.Figure]:
     p_first = float(r.results.first_player_wins.decimal)
     figs = {
         "board": figures.board_figure(board),
+        **({} if r.results.strategy is None else {"play": figures.play_figure(board, r.results.strategy.flips)}),
         "alive": figures.alive_figure(board, series.positions),
         "length": figures.length_figure(series.length, cumulative=False),
         "length-cumulative": figures.length_figure(series.length, cumulative=True),

@@ -26,5 +26,5 @@ def design_boards(pages: list[BoardPage]) -> list[dict[str, Any]]:
     """The boards a reader can start a design from: each listed board's definition from its record, house rules
     included (a house rule a board does not use is null)."""
     fields = {"slug", "title", "squares", "die", "dice", "weights", "overshoot", "enter_on", "roll_again_on",
-              "roll_again_limit", "roll_again_penalty", "start", "ladders", "chutes"}
+              "roll_again_limit", "roll_again_penalty", "start", "ladders", "chutes", "choice"}
     return [p.record.results.board.model_dump(mode="json", include=fields) for p in pages]

@@ -182,6 +182,54 @@ def board_figure(board: BoardDefinition) -> Figure:
                    _layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
 
 
+FLIP = ("#e9edf1", "#f5e17a")
+"""The best play's board: a square where it never flips (light grey) and one where it flips for some roll (a light
+Okabe–Ito yellow, under dark digits; neither is the ladders' green nor the chutes' red-orange)."""
+
+
+def flip_rolls(flips: list[tuple[int, int]]) -> dict[int, list[int]]:
+    """The best play's flips by square: square → the rolls to flip for, in increasing order."""
+    out: dict[int, list[int]] = {}
+    for square, roll in sorted(flips):
+        out.setdefault(square, []).append(roll)
+    return out
+
+
+def play_figure(board: BoardDefinition, flips: list[tuple[int, int]]) -> Figure:
+    """The best play of a board with a choice drawn on the board: each square where it flips for some roll
+    coloured, the rolls to flip for written small under its number, the jumps drawn faintly. Square 0 (off the
+    board) is not drawn; the page says its rolls in words."""
+    width = grid_columns(board.squares)
+    rows = -(-board.squares // width)
+    by_square = flip_rolls(flips)
+    names = square_names(board)
+    hover = [f"{name}: flip on a roll of {either(by_square[q])}" if q in by_square else f"{name}: never flip"
+             for q, name in enumerate(names)]
+    hover[board.squares] = names[board.squares]
+    values: list[float | None] = [None] + [1.0 if q in by_square else 0.0 for q in range(1, board.squares + 1)]
+    z, _, text = _square_grid(board, values, hover)
+    cells = _trace("heatmap", z=z, customdata=text, hovertemplate="%{customdata}<extra></extra>", showscale=False,
+                   xgap=2, ygap=2, name="squares where the best play flips", colorscale=[[0, FLIP[0]], [1, FLIP[1]]],
+                   zmin=0, zmax=1)
+    flipped = [q for q in by_square if 1 <= q < board.squares]
+    places = [cell(q, width) for q in flipped]
+    rolls = _trace("scatter", x=[c for c, _ in places], y=[r - 0.28 for _, r in places],
+                   text=["".join(map(str, by_square[q])) if max(by_square[q]) < 10 else ",".join(map(str, by_square[q]))
+                         for q in flipped],
+                   mode="text", textfont={"color": "#5a2d00", "size": 9}, hoverinfo="skip", showlegend=False,
+                   name="rolls to flip for")
+    numbers = square_numbers(board, width)
+    numbers["y"] = [y + (0.12 if q in by_square else 0) for q, y in zip(range(1, board.squares + 1), numbers["y"])]
+    return _figure([cells, *_jump_lines(board, width, opacity=0.45), rolls, numbers],
+                   _layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
+
+
+def either(rolls: list[int]) -> str:
+    """Rolls in words: '3', '2 or 5', '1, 3 or 6'."""
+    words = [str(r) for r in rolls]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def square_numbers(board: BoardDefinition, width: int) -> Trace:
     """The square numbers as a text layer drawn last, so that no ladder or chute arrow hides them."""
     squares = range(1, board.squares + 1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .figures import flip_rolls
 from .words import percent, plain, rounded, share
 
 if TYPE_CHECKING:
@@ -67,6 +68,13 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
         out["landing"] = html_table(["Square", "Games that land here"],
                                     [[q, share(x)] for q, x in r.results.landing_chance.items()],
                                     "Share of one-player games that land on each square at least once")
+    if r.results.strategy is not None:
+        by_square = flip_rolls(r.results.strategy.flips)
+        out["play"] = html_table(
+            ["Square", "Flip on a roll of"],
+            [["0 (off the board)" if q == 0 else q, ", ".join(map(str, rolls))] for q, rolls in by_square.items()],
+            f"Where the best play flips the coin: {len(by_square)} squares (on every other square and roll it moves "
+            "the roll)")
     b = s.bounds
     out["bounds"] = html_table(
         ["Turns counted", "Lower bound", "Upper bound", "Gap"],

@@ -70,6 +70,41 @@ def rule_sentences(board: BoardDefinition) -> list[str]:
     return rules_in_words(board.model_dump(exclude_none=True))
 
 
+_ROLL_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+
+def rule_name(board: BoardDefinition) -> str:
+    """A board's rules in a few words, for a table's first column: what differs from one fair die, an exact
+    landing on the last square and no other rule ("The rules on the box", "Six to enter", "Coin flip", "Two dice,
+    passing wins", "Six rolls again, third undoes"). The rules in full are `rule_sentences`."""
+    dice = board.dice or 1
+
+    def roll(total: int) -> str:
+        return _ROLL_WORDS[total] if dice == 1 and 2 <= total <= 6 else str(total)
+
+    parts = []
+    if dice > 1:
+        parts.append(f"{_ROLL_WORDS.get(dice, str(dice))} dice")
+    if board.weights:
+        parts.append(f"weighted faces ({':'.join(map(str, board.weights))})")
+    if board.overshoot != "stay":
+        parts.append({"bounce": "bounce back", "pass": "passing wins"}[board.overshoot])
+    if board.enter_on:
+        parts.append(" or ".join(roll(v) for v in board.enter_on) + " to enter")
+    if board.roll_again_on is not None:
+        limit, again = board.roll_again_limit, roll(board.roll_again_on)
+        where = "undoes" if (board.roll_again_penalty or "undo") == "undo" else "sends home"
+        parts.append(f"{again} rolls again" if limit is None else f"{again} {where}" if limit == 0 else
+                     f"{again} rolls again, {_ORDINALS.get(limit + 1, f'{limit + 1}th')} {where}")
+    if board.choice == "coin":
+        parts.append("coin flip")
+    if board.start:
+        parts.append(f"start on {board.start}")
+    text = ", ".join(parts) or "the rules on the box"
+    return text[0].upper() + text[1:]
+
+
 def overshoot_rule(rule: str) -> str:
     """The overshoot rule in plain words."""
     return {"stay": "you must land exactly on the last square; a roll that would go past it is lost",
@@ -129,4 +164,5 @@ FILTERS = {"md": plain, "front_matter": front_matter, "short_number": short_numb
            "start_square": start_square, "minutes": minutes, "share_of_games": share_of_games,
            "digit_groups": digit_groups, "end_rule": end_rule, "games": games, "share": share,
            "typical_game": typical_game, "bounds_sentence": bounds_sentence, "certified": certified,
-           "leading_digits": leading_digits}
+           "leading_digits": leading_digits,
+           "rule_name": rule_name}

@@ -38,9 +38,11 @@ def boards(draw, min_squares: int = 4, max_squares: int = 14, rules: bool = True
 
 
 @st.composite
-def rule_boards(draw, min_squares: int = 2, max_squares: int = 30, max_seconds: float = 1.0) -> Board:
+def rule_boards(draw, min_squares: int = 2, max_squares: int = 30, max_seconds: float = 1.0,
+                choice: bool = True) -> Board:
     """A random valid board under any end rule and house rule (several dice, weighted faces, a roll to enter,
-    roll-again with or without a limit, another start), with games from one or two turns (a big die, a ladder
+    roll-again with or without a limit, another start, and with `choice` sometimes the coin: then solved for the
+    best play), with games from one or two turns (a big die, a ladder
     to the end) to thousands (a one-sided die, a rare roll to enter, chutes from the last squares) and lengths
     with large atoms (a face weighted 1,000 to 1); solved within about `max_seconds` (`cost.estimated_seconds`)
     and a modest memory (a board whose games last a million turns would take hours and gigabytes)."""
@@ -61,6 +63,8 @@ def rule_boards(draw, min_squares: int = 2, max_squares: int = 30, max_seconds: 
         if draw(st.booleans()):
             spec["roll_again_limit"] = draw(st.integers(0, 2))
             spec["roll_again_penalty"] = draw(st.sampled_from(["undo", "start"]))
+    if choice and "roll_again_limit" not in spec and draw(st.integers(0, 3)) == 0:
+        spec["choice"] = "coin"  # refused with a roll-again limit, and with bounce where a flipped roll passes the end
     if squares > 2 and draw(st.integers(0, 3)) == 0:
         spec["start"] = draw(st.integers(1, squares - 1))
     feet = draw(st.lists(st.integers(1, squares - 1), unique=True, max_size=max(0, squares // 3)))

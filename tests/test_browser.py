@@ -195,7 +195,8 @@ def test_the_calculator_agrees_with_the_command_line(server: str, watched: Watch
     watched.assert_clean()
 
 
-@pytest.mark.parametrize("path", ["/", "/boards/classic/", "/compare/", "/house-rules/", "/method/", "/data/"])
+@pytest.mark.parametrize("path", ["/", "/boards/classic/", "/boards/classic-coin/", "/compare/", "/house-rules/",
+                                  "/method/", "/data/"])
 def test_no_serious_accessibility_violations(server: str, watched: Watched, path: str) -> None:
     """axe-core (bundled with axe-playwright-python) on every kind of page, charts drawn and tables present."""
     from axe_playwright_python.sync_playwright import Axe
@@ -481,11 +482,13 @@ def _sitemap_paths(site: Path, address: str) -> list[str]:
 
 def _charts_expected(site: Path, url: str) -> int | None:
     """How many charts a board page draws: ten, four more for the experiments (which boards with house rules
-    leave out), one more for the chance of landing on each square where the record has it."""
+    leave out), one more for the chance of landing on each square where the record has it, one more for the best
+    play of a board with a choice."""
     if not url.startswith("/boards/"):
         return None
     record = json.loads((site / "data" / f"{url.split('/')[2]}.json").read_text())
-    return (10 if "skipped" in record["experiments"] else 14) + (record["results"]["landing_chance"] is not None)
+    return ((10 if "skipped" in record["experiments"] else 14) + (record["results"]["landing_chance"] is not None)
+            + (record["results"].get("strategy") is not None))
 
 
 def _one_of_each_kind(site: Path, urls: list[str]) -> list[str]:

@@ -23,8 +23,7 @@ def dense_turn(board: Board) -> tuple[np.ndarray, int]:
     index = {q: i for i, q in enumerate(squares)}
     A, B = np.zeros((len(squares),) * 2), np.zeros((len(squares),) * 2)
     for i, q in enumerate(squares):
-        for roll, weight in board.rolls:
-            nxt = board.move(q, roll)
+        for roll, weight, _, nxt in board.outcomes(q):  # with a choice and no flips: each roll moved as rolled
             if nxt != board.squares:
                 (B if roll == board.roll_again_on else A)[i, index[nxt]] += weight / board.roll_weight
     return np.linalg.solve(np.eye(len(squares)) - B, A), index[board.start]

@@ -30,6 +30,7 @@ from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.jumps import shortest_game
 from chutes.compute.solve.landing import landing_chances
 from chutes.compute.solve.races import races_together
+from chutes.compute.solve.strategy import best_play
 from chutes.site_build.constants import constants_script
 from chutes.site_build.figures import cell, grid_columns
 
@@ -70,7 +71,7 @@ def call(js: Watched, expression: str, *args: Any) -> Any:
 
 
 RULES = ("squares", "die", "dice", "weights", "overshoot", "enter_on", "roll_again_on", "roll_again_limit",
-         "roll_again_penalty", "start", "ladders", "chutes")
+         "roll_again_penalty", "start", "ladders", "chutes", "choice")
 """What a board's game depends on: its keys but the title and the source."""
 
 
@@ -89,7 +90,7 @@ def design(b: Board, title: str = "My board") -> dict[str, Any]:
             "weights": [str(w) for w in b.weights or ()], "overshoot": b.overshoot,
             "enter_on": [str(r) for r in b.enter_on or ()], "roll_again_on": text(b.roll_again_on),
             "roll_again_limit": text(b.roll_again_limit), "roll_again_penalty": text(b.roll_again_penalty),
-            "start": str(b.start), "jumps": [list(j) for j in (*b.ladders, *b.chutes)]}
+            "choice": text(b.choice), "start": str(b.start), "jumps": [list(j) for j in (*b.ladders, *b.chutes)]}
 
 
 # --- loading ------------------------------------------------------------------------------------------------
@@ -122,7 +123,7 @@ ITEMS = st.lists(st.from_regex(r"-?[0-9A-Za-z+.]{1,6}", fullmatch=True), max_siz
 """A list's items as the form splits them: no spaces, commas or semicolons, a "-" only as a sign."""
 DESIGNS = st.fixed_dictionaries({
     "title": TEXT, "squares": TEXT, "die": TEXT, "dice": TEXT, "weights": ITEMS, "overshoot": TEXT, "start": TEXT,
-    "enter_on": ITEMS, "roll_again_on": WORD, "roll_again_limit": WORD, "roll_again_penalty": WORD,
+    "enter_on": ITEMS, "roll_again_on": WORD, "roll_again_limit": WORD, "roll_again_penalty": WORD, "choice": WORD,
     "jumps": st.lists(st.lists(st.integers(0, 10**6), min_size=2, max_size=2), max_size=8)})
 
 
@@ -137,7 +138,8 @@ def test_any_design_comes_back_from_its_address(js: Watched, d: dict[str, Any], 
     assert call(js, "ChutesDesign.address.format(a0.design, a0.players || '2')", back) == search
 
 
-NO_HOUSE_RULES = {"dice": "1", "weights": [], "enter_on": [], "roll_again_limit": "", "roll_again_penalty": ""}
+NO_HOUSE_RULES = {"dice": "1", "weights": [], "enter_on": [], "roll_again_limit": "", "roll_again_penalty": "",
+                  "choice": ""}
 ODD_ADDRESSES = [
     ("", {"design": None, "players": None, "problems": []}),
     ("?players=4&heat=off", {"design": None, "players": "4", "problems": []}),
@@ -159,7 +161,7 @@ ODD_ADDRESSES = [
      "&roll_again_penalty=later",
      {"design": {"title": "My board", "squares": "30", "die": "6", "dice": "2", "weights": ["1", "2", "-3", "x"],
                  "overshoot": "stay", "start": "0", "enter_on": ["5", "6", "7", "8"], "roll_again_on": "12",
-                 "roll_again_limit": "2", "roll_again_penalty": "later", "jumps": []},
+                 "roll_again_limit": "2", "roll_again_penalty": "later", "choice": "", "jumps": []},
       "players": None, "problems": []}),
 ]
 
@@ -295,6 +297,7 @@ FORM_DESIGNS = st.fixed_dictionaries({
     "roll_again_on": st.one_of(st.just(""), st.integers(1, 12).map(str), NUMBERS),
     "roll_again_limit": st.one_of(st.just(""), st.integers(0, 3).map(str), NUMBERS),
     "roll_again_penalty": st.sampled_from(["", "undo", "start", "later"]), "start": NUMBERS,
+    "choice": st.sampled_from(["", "", "coin", "dice"]),
     "jumps": st.lists(st.lists(st.integers(0, 32), min_size=2, max_size=2), max_size=6)})
 """Designs as the form may hold them: any of the board's keys broken, or none."""
 
@@ -324,7 +327,7 @@ def form_cases() -> list[tuple[str, dict[str, Any]]]:
                 and all(b > a for a, b in ladders) and all(b <= a for a, b in chutes)):
             continue
         form = {"title": "My board", "die": "6", "dice": "1", "weights": [], "overshoot": "stay", "enter_on": [],
-                "roll_again_on": "", "roll_again_limit": "", "roll_again_penalty": "", "start": "0"}
+                "roll_again_on": "", "roll_again_limit": "", "roll_again_penalty": "", "choice": "", "start": "0"}
         keys = {k: str(v) for k, v in data.items() if k in RULES and k not in ("ladders", "chutes")}
         found.append((text, {**form, **keys, "jumps": jumps}))
     return found
@@ -343,10 +346,11 @@ def test_the_form_holds_most_of_the_bad_board_files() -> None:
 
 def test_the_house_rules_are_written_in_the_board_file_only_when_used(js: Watched) -> None:
     d = {**design(board("classic")), "dice": "2", "weights": ["1", "02", "x"], "enter_on": ["6", "+12"],
-         "roll_again_on": "12", "roll_again_limit": "2", "roll_again_penalty": "start"}
+         "roll_again_on": "12", "roll_again_limit": "2", "roll_again_penalty": "start", "choice": "coin"}
     data = tomllib.loads(write(js, d))
     assert {k: data[k] for k in NO_HOUSE_RULES} == {"dice": 2, "weights": [1, 2, "x"], "enter_on": [6, 12],
-                                                    "roll_again_limit": 2, "roll_again_penalty": "start"}
+                                                    "roll_again_limit": 2, "roll_again_penalty": "start",
+                                                    "choice": "coin"}
     assert list(data)[:9] == ["title", "squares", "die", "dice", "weights", "overshoot", "enter_on", "roll_again_on",
                               "roll_again_limit"]
     assert not set(NO_HOUSE_RULES) & set(tomllib.loads(write(js, design(board("classic")))))
@@ -454,7 +458,8 @@ ENGINE = """(() => {
     const E = ChutesEngine, b = E.makeBoard(a0), r = E.analyse(b, 3);
     return {expected: r.expectedTurns, median: r.median, quartiles: [r.lowerQuartile, r.upperQuartile],
             first: r.firstPlayer, shortest: r.shortest.turns, within: r.overWithin, seats: r.seats[3],
-            complete: r.dist.complete, landing: E.landingChances(b)};
+            complete: r.dist.complete, landing: E.landingChances(r.board),
+            flips: r.play && r.play.flips, never: r.play && r.play.never};
 })()"""
 AGAIN = Board(title="again", squares=30, die=4, roll_again_on=4, overshoot="bounce", start=2,
               ladders=((3, 11), (8, 25)), chutes=((17, 4), (28, 1)))
@@ -483,7 +488,7 @@ def test_the_engine_alone_agrees_with_the_exact_engine(js: Watched, b: Board) ->
         over = dist.cdf(min(k, dist.terms))  # a distribution shorter than k: every game is over by then
         assert k <= dist.terms or over == 1
         assert abs(got["within"][str(k)] - float(over)) < TOLERANCE, k
-    landing = landing_chances(b)
+    landing = landing_chances(chain.board)  # with a choice: the board as played best
     assert got["landing"][0] is None and landing is not None
     assert all(abs(got["landing"][q] - float(p)) < TOLERANCE for q, p in landing.items())
 
@@ -566,7 +571,7 @@ def test_the_squares_reached_and_trapped_are_the_programs(js: Watched, b: Board)
 HOUSE_ENGINE = """(() => {
     const E = ChutesEngine, b = E.makeBoard(a0), r = E.analyse(b, 2);
     return {expected: r.expectedTurns, median: r.median, first: r.firstPlayer, shortest: r.shortest.turns,
-            complete: r.dist.complete, landing: E.landingChances(b)};
+            complete: r.dist.complete, landing: E.landingChances(r.board)};
 })()"""
 PROBLEMS = "ChutesEngine.problems(ChutesEngine.makeBoard(a0))"
 
@@ -629,6 +634,9 @@ HOUSE_BAD = [
     small(enter_on=(6,), chutes=((6, 0),)),
     small(squares=10, die=2, roll_again_on=1, roll_again_limit=0, start=9),
     small(squares=10, die=2, roll_again_on=2, roll_again_limit=0, roll_again_penalty="start", enter_on=(2,)),
+    small(choice="coin", roll_again_on=6, roll_again_limit=1),
+    small(squares=6, overshoot="bounce", choice="coin"),
+    small(squares=7, dice=2, die=3, overshoot="bounce", choice="coin", roll_again_on=6, roll_again_limit=0),
 ]
 """Boards that break a house rule, or several."""
 
@@ -660,3 +668,88 @@ def test_a_limit_of_rolls_again_can_be_the_one_way_to_finish(js: Watched) -> Non
         assert board_problems(b) == [] == call(js, PROBLEMS, fields(b))
         assert chain.moments[0] == 1 and shortest_game(chain).turns == 1
         assert got["expected"] == 1 and got["shortest"] == 1 and got["first"] == 1
+
+
+# --- the coin ---------------------------------------------------------------------------------------------------
+
+
+def coin(b: Board, **rules: Any) -> Board:
+    """The board with the coin rule (and any other rules given), checked."""
+    return Board(**{**b.fields(), "choice": "coin", "slug": f"{b.slug or b.title}-coin", **rules})
+
+
+COIN = [coin(board("tiny")), coin(AGAIN), coin(BACK), coin(board("classic"), overshoot="bounce"),
+        coin(board("uk"), dice=2, weights=(1, 2, 3, 1, 1, 2)), coin(board("classic"), enter_on=(6,), roll_again_on=6),
+        coin(board("zeilberger-line"))]
+"""Boards with the coin: roll-again (a flipped roll again splits the turn), bounce, a roll to enter (no choice
+off the board until it comes), dice and weights, another start."""
+
+
+def coin_agrees(js: Watched, b: Board) -> dict[str, Any]:
+    """engine.js finds the exact engine's best play (every flip of it, by value iteration in floats) and the
+    results of the board played so, and what never flipping takes."""
+    got = call(js, ENGINE, fields(b))
+    play, chain = best_play(b), turn_chain(b)
+    assert got["flips"] == [list(f) for f in play.flips]
+    assert chain.board.flips == play.flips
+    never = turn_chain(Board(**{**b.fields(), "choice": None})).moments[0]
+    assert abs(got["never"] - float(never)) < TOLERANCE
+    assert abs(got["expected"] - float(chain.moments[0])) < TOLERANCE
+    assert abs(got["first"] - float(chain.first_player_wins)) < TOLERANCE
+    assert got["shortest"] == shortest_game(chain).turns
+    if got["complete"]:
+        assert got["median"] == chain.distribution.quantile(Fraction(1, 2))
+    landing = chain.landing_chances
+    assert landing is not None
+    assert all(abs(got["landing"][q] - float(p)) < TOLERANCE for q, p in landing.items())
+    return got
+
+
+@pytest.mark.parametrize("b", COIN, ids=lambda b: b.slug)
+def test_the_engine_alone_plays_the_coin_as_the_exact_engine(js: Watched, b: Board) -> None:
+    coin_agrees(js, b)
+
+
+@st.composite
+def coin_boards(draw) -> Board:
+    """A small valid board with the coin, under any end rule, sometimes roll-again, a roll to enter, dice or
+    weights (never a roll-again limit: a choice refuses one)."""
+    b = draw(house_boards(valid=True))
+    assume(b.roll_again_limit is None)
+    b = Board.unchecked(**{**b.fields(), "choice": "coin"})
+    assume(board_problems(b) == [])
+    return b
+
+
+@settings(HOUSE_PROPERTY, max_examples=25)
+@given(b=coin_boards())
+def test_the_coin_on_small_boards_agrees_with_the_exact_engine(js: Watched, b: Board) -> None:
+    coin_agrees(js, b)
+
+
+def test_the_coin_is_refused_with_a_roll_again_limit_in_the_programs_words(js: Watched) -> None:
+    d = {**design(board("classic")), "roll_again_on": "6", "roll_again_limit": "1", "choice": "coin"}
+    problems = call(js, "ChutesDesign.edits.check(a0).problems", d)
+    assert problems == ["choice: not with roll_again_limit (the best play would depend on the rolls already made in "
+                        "the turn; roll_again_on without a limit is allowed)"]
+    assert page_says(js, d) == program_says(write(js, d))
+    data = tomllib.loads(write(js, {**d, "roll_again_limit": ""}))
+    assert data["choice"] == "coin" and list(data)[list(data).index("roll_again_on") + 1] == "choice"
+    search = call(js, "ChutesDesign.address.format(a0, '2')", {**d, "roll_again_limit": ""})
+    assert "&roll_again_on=6&choice=coin&jumps=" in search
+    assert call(js, "ChutesDesign.address.parse(a0).design.choice", search) == "coin"
+
+
+def test_the_best_play_on_a_large_board_is_quick(js: Watched) -> None:
+    """Value iteration in floats on the largest board allowed, with the coin: well under a second or two."""
+    jumps: dict[int, int] = {}
+    for a, b in [*((a, a + 37) for a in range(5, MAX_SQUARES - 40, 53)),
+                 *((a, a - 29) for a in range(44, MAX_SQUARES - 1, 61))]:
+        if not {a, b} & {*jumps, *jumps.values()}:
+            jumps[a] = b
+    ladders = tuple((a, b) for a, b in jumps.items() if b > a)
+    chutes = tuple((a, b) for a, b in jumps.items() if b < a)
+    b = Board(title="big", squares=MAX_SQUARES, die=6, ladders=ladders, chutes=chutes, choice="coin")
+    ms = call(js, "(() => { const t = performance.now(); ChutesEngine.analyse(ChutesEngine.makeBoard(a0), 2); "
+                  "return performance.now() - t; })()", fields(b))
+    assert ms < 5000, ms

@@ -53,6 +53,8 @@ def query(b: Board, players: int = 2) -> str:
         parts.append("enter_on=" + ",".join(map(str, b.enter_on)))
     house = {"roll_again_on": b.roll_again_on, "roll_again_limit": b.roll_again_limit, "roll_again_penalty": b.penalty}
     parts += [f"{k}={v}" for k, v in house.items() if v is not None]
+    if b.choice is not None:
+        parts.append(f"choice={b.choice}")
     parts.append("jumps=" + ",".join(f"{a}-{c}" for a, c in (*b.ladders, *b.chutes)))
     if players != 2:
         parts.append(f"players={players}")
@@ -523,3 +525,52 @@ def test_the_house_rules_are_set_in_the_form_kept_in_the_address_downloaded_and_
         assert problem and page.locator("[role='alert']").inner_text() == problem, address
     assert penalty.is_visible(), "a penalty named is in sight"
     designer.assert_clean()
+
+
+@pytest.mark.browser
+def test_the_coin_is_ticked_in_the_form_played_best_kept_in_the_address_and_refused_with_a_limit(
+        site: str, designer: Watched, bundled_records: list[dict]) -> None:
+    """Ticking the coin on the classic board gives the classic-coin board's page: its results for the best play
+    (engine.js finds it in floats), the play square by square, the address and the board file with the coin; a
+    roll-again limit beside it is refused in the command line's words."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = designer.page
+    page.route("**/plotly.min.js", lambda route: route.abort())  # the numbers only: no chart needed here
+    classic = board("classic")
+    open_design(page, site, query(classic))
+    assert page.locator(".design-play").is_hidden(), "no coin, no play"
+    page.get_by_label("Coin flip: after each roll, the player may flip for one square more or less").check()
+    address = query(board("classic-coin"))
+    state = "document.querySelector('#designer').dataset.query"
+    page.wait_for_function(f"{state} === {address!r} && location.search === {address!r}")
+    page.wait_for_function("document.querySelector('#designer').dataset.state === 'ready'")
+    record = {r["slug"]: r for r in bundled_records}["classic-coin"]
+    _agrees(page.evaluate(VALUES), solved(board("classic-coin"), 2, record), "the coin ticked")
+    flips = record["results"]["strategy"]["flips"]
+    squares = sorted({q for q, _ in flips})
+    assert page.locator(".design-play").is_visible()
+    rows = page.evaluate("Array.from(document.querySelectorAll('.design-play-table tbody tr'))"
+                         ".map(tr => Array.from(tr.cells).map(td => td.textContent))")  # behind a toggle
+    assert [r[0] for r in rows] == ["0 (off the board)" if q == 0 else str(q) for q in squares]
+    assert rows[1][1] == ", ".join(str(r) for q, r in flips if q == squares[1])
+    words = page.locator(".design-play-words").inner_text()
+    assert f"flips on {len(squares)} squares" in words and "against 39.60 never flipping" in words
+    assert "Best play: flip the coin on a roll of" in page.locator(f"[data-square='{squares[1]}'] title").text_content()
+    with page.expect_download() as download:
+        page.locator(".design-download").click()
+    text = Path(download.value.path()).read_text()
+    assert tomllib.loads(text)["choice"] == "coin"
+    assert parse_board(text.encode(), "board.toml").canonical() == board("classic-coin").canonical()
+    axe = Axe().run(page)
+    assert [v["id"] for v in axe.response["violations"] if v["impact"] in ("serious", "critical")] == []
+    page.get_by_label("Roll again on").select_option("6")
+    page.get_by_label("Rolls again in one turn, at most").select_option("1")
+    limited = Board.unchecked(**{**classic.fields(), "choice": "coin", "roll_again_on": 6, "roll_again_limit": 1})
+    problem = "; ".join(board_problems(limited))
+    assert problem.startswith("choice: not with roll_again_limit")
+    page.wait_for_function(f"document.querySelector('.design-alert').textContent === {problem!r}")
+    page.get_by_label("Coin flip: after each roll, the player may flip for one square more or less").uncheck()
+    page.wait_for_function("document.querySelector('#designer').dataset.state === 'ready'")
+    assert page.locator(".design-play").is_hidden()
+    _no_errors_but_the_chart_library(designer)

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 from helpers import board, chain, published_fraction
 
-from chutes.compute.numbers import decimal_string, digit_count, stable
+from chutes.compute.numbers import decimal_string, digit_count, rounded
 from chutes.compute.record.series import bound_series
 from chutes.compute.solve.chain import turn_chain
-from chutes.compute.solve.exact import bounds, distribution, expected_turns
+from chutes.compute.solve.exact import EXACT_TURNS, bounds, distribution, expected_turns
 from chutes.compute.solve.twoplayer import first_player_wins, pair_wins
 
 
@@ -34,7 +34,7 @@ def test_first_turns_of_the_distribution(classic):
     assert dist.exact[7] == Fraction(205, 46656)
     assert dist.exact[8] == Fraction(70579, 10077696)
     assert dist.shortest() == 7
-    assert dist.terms == 500 and dist.exact_tail == 1 - sum(dist.exact)  # exact as far as the bounds after 500 turns
+    assert dist.terms == EXACT_TURNS and dist.exact_tail == 1 - sum(dist.exact)  # exact as far as the charts go
 
 
 def test_bounds_after_n_turns(classic):
@@ -52,7 +52,7 @@ def test_bounds_chart_series_matches_the_exact_bounds(classic):
     series = bound_series(dist)
     for n in (1, 9, 57, 120):
         lower, upper = bounds(dist, n)
-        assert (series["lower"][n - 1], series["upper"][n - 1]) == (stable(lower), stable(upper))
+        assert (series["lower"][n - 1], series["upper"][n - 1]) == (rounded(lower), rounded(upper))
 
 
 def test_expected_turns_48_board(classic):

@@ -184,6 +184,8 @@ def check_sentences(c: TurnChain) -> list[str]:
         sentence = bounds_sentence(res.bounds_outward[str(n)], n)
         said.append(sentence)
         assert_bounds(sentence, low, high, p)
+    if res.strategy is not None:
+        said.append(check_advice(c, res))
     # rounds until someone wins: the card's true shares beside "at least half" and "at least 9 in 10"
     for players, r in rounds.items():
         for n, q, got in ((r.median, Fraction(1, 2), r.median_share), (r.ninety, Fraction(9, 10), r.ninety_share)):
@@ -191,6 +193,58 @@ def check_sentences(c: TurnChain) -> list[str]:
             assert truth >= q > 1 - (1 - exact.at_most(n - 1)) ** players, "the quantile the header names"
             assert_share(share(got), truth)
     return said
+
+
+def _tenths(words: str, x: Fraction) -> None:
+    """`words` is x to one decimal (half-even; a tie is possible only when x is itself a multiple of 1/20)."""
+    shown = Fraction(Decimal(words))
+    assert len(words.partition(".")[2]) == 1 and abs(x - shown) <= Fraction(1, 20), (words, float(x))
+
+
+def check_advice(c: TurnChain, res: Results) -> str:
+    """A board with a choice: the sentence for the table is true. Its numbers are worked out here from turn chains
+    (the board played best is `c`; never flipping is the board without the coin; a simple rule, the board played
+    with its flips), not from the record's strategies; the best play is no worse than any of them."""
+    from chutes.compute.record.results import SIMPLE_RULES
+    from chutes.compute.solve.strategy import STRATEGIES, best_play
+
+    strategy = res.strategy
+    assert strategy is not None and strategy.bellman
+    board = c.board
+    best = c.moments[0]
+    never = turn_chain(Board(**{**board.fields(), "choice": None, "flips": ()})).moments[0]
+    assert best <= never
+    assert [list(f) for f in board.flips] == [list(f) for f in strategy.flips], "the chain is the best play's"
+    rows = {row.key: row for row in strategy.strategies}
+    assert rows["best"].expected_turns.fraction == best and rows["never"].expected_turns.fraction == never
+    assert all(row.loss is None or row.loss.fraction >= 0 for row in rows.values())
+    advice = strategy.advice
+    if not board.flips:
+        m = re.fullmatch(r"Flipping never helps on this board: never flip \(the average game takes ([\d.]+) turns\)\.",
+                         advice)
+        assert m and best == never, advice
+        _tenths(m.group(1), best)
+        return advice
+    m = re.fullmatch(r"Flip when (.+): the average game then takes ([\d.]+) turns instead of ([\d.]+); the best "
+                     r"play, drawn on the board, takes ([\d.]+)\.", advice)
+    if m is None:
+        m = re.fullmatch(r"No simple rule beats never flipping here \(([\d.]+) turns on average\); the best play, "
+                         r"drawn on the board, takes ([\d.]+)\.", advice)
+        assert m, advice
+        _tenths(m.group(1), never)
+        _tenths(m.group(2), best)
+        return advice
+    words, value, before, after = m.groups()
+    keys = dict(SIMPLE_RULES)[words]
+    options = best_play(board.played(())).options
+    named = {key: flips for key, _, flips in STRATEGIES}
+    flips = set().union(*(named[k](options) for k in keys))
+    rule = turn_chain(board.played(flips)).moments[0] if flips else never
+    assert best <= rule < never, "the rule helps, and no more than the best play"
+    _tenths(value, rule)
+    _tenths(before, never)
+    _tenths(after, best)
+    return advice
 
 
 def _int(text: str) -> int:
@@ -301,7 +355,7 @@ def test_the_empty_board_never_rounds_to_zero_or_all() -> None:
     assert any(s.startswith("After 100 turns the bounds agree in their first 11 decimals") for s in said)
 
 
-@pytest.mark.parametrize("slug", ["classic", "noordenbos", "tiny"])
+@pytest.mark.parametrize("slug", ["classic", "noordenbos", "tiny", "classic-coin"])
 def test_bundled_boards(slug: str) -> None:
     said = check_sentences(chain(slug))
     if slug == "noordenbos":

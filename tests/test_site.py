@@ -5,8 +5,10 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import os
 import re
 import struct
+from fractions import Fraction
 from pathlib import Path
 
 import gmpy2
@@ -15,10 +17,12 @@ import pytest
 from helpers import new_project
 
 from chutes.cli.site import compute_stage
+from chutes.compute.numbers import decimal_string
 from chutes.compute.record.schema import BoardRecord
 from chutes.site_build import board_page, docs_tree, downloads, figures, pipeline, render
 from chutes.site_build.checks import SiteError, broken_links, outside_references
 from chutes.site_build.project import DEFAULT_TEMPLATES
+from chutes.site_build.tables import board_tables
 from chutes.site_build.words import games, per_thousand, percent, plain, rounded
 
 
@@ -34,7 +38,8 @@ def test_every_page_and_download_is_built(built_site: Path, bundled_records: lis
         slug = record["slug"]
         html = (built_site / "boards" / slug / "index.html").read_text()
         assert html.count('class="chutes-chart"') == ((10 if "skipped" in record["experiments"] else 14)
-                                                    + (record["results"]["landing_chance"] is not None))
+                                                    + (record["results"]["landing_chance"] is not None)
+                                                    + (record["results"].get("strategy") is not None))  # the play
         p = record["results"]["first_player_wins"]
         fraction = (built_site / "data" / f"{slug}-first-player.txt").read_text()
         assert fraction == f"{p['numerator']}/{p['denominator']}\n"
@@ -137,6 +142,25 @@ def test_rebuild_gives_identical_bytes(tmp_path: Path, monkeypatch) -> None:
     assert _files(one.docs_dir) == _files(two.docs_dir)
 
 
+def test_an_unchanged_build_keeps_the_published_site(tmp_path: Path, monkeypatch) -> None:
+    """Nothing changed: the site is left as published (not a file written); a file touched but not changed is no
+    change; a file changed in the published folder, or an edited page, builds it again, to the same bytes."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795000000")
+    project = new_project(tmp_path / "p")
+    site = pipeline.build_site(project, compute_stage(quiet=True))
+    published = _files(site)
+    times = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
+    os.utime(project.config_file)
+    pipeline.build_site(project, compute_stage(quiet=True))
+    assert {p: p.stat().st_mtime_ns for p in site.rglob("*")} == times, "an unchanged build wrote nothing"
+    (site / "index.html").write_text("edited by hand")
+    pipeline.build_site(project, compute_stage(quiet=True))
+    assert _files(site) == published, "a changed site is built again, to the same bytes"
+    (project.root / "site_src" / "note.md").write_text("# Note\n\nA new page.\n")
+    pipeline.build_site(project, compute_stage(quiet=True))
+    assert "A new page." in (site / "note" / "index.html").read_text()
+
+
 def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) -> None:
     project = new_project(tmp_path / "project")
     site = pipeline.build_site(project, compute_stage(quiet=True))
@@ -149,6 +173,7 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
         return files
 
     monkeypatch.setattr(pipeline, "render_pages", with_cdn)
+    (project.root / "site_src" / "note.md").write_text("# Note\n")  # an edit: an unchanged project is not built
     with pytest.raises(SiteError, match="cdn.example.com"):
         pipeline.build_site(project, compute_stage(quiet=True))
     assert _files(site) == before
@@ -404,3 +429,86 @@ def test_every_chart_is_a_figure_plotly_accepts_unchanged(bundled_models: list[B
         assert "template" not in fig["layout"]
         drawn = {**fig, "layout": {**fig["layout"], "template": figures.PLOTLY_TEMPLATE}}
         assert json.loads(json.dumps(go.Figure(drawn).to_plotly_json())) == json.loads(json.dumps(drawn))
+
+
+# --- a board with a choice: the coin ---------------------------------------------------------------------------
+
+
+def _coin(bundled_records: list[dict]) -> dict:
+    return copy.deepcopy(next(r for r in bundled_records if r["slug"] == "classic-coin"))
+
+
+def _play_section(md: str) -> str:
+    return md[md.index("## Playing best: when to flip the coin"):md.index("## The board comes alive")]
+
+
+def test_a_board_with_a_choice_shows_its_best_play(bundled_records: list[dict]) -> None:
+    """The coin board's page: its sentence for the table, the best play drawn on the board (a square coloured where
+    it flips for some roll, the rolls written under its number) with its table of square → rolls, the strategies
+    compared and the two-player chances; a board without a choice has none of it."""
+    record = _coin(bundled_records)
+    strategy = record["results"]["strategy"]
+    model = BoardRecord.model_validate(record)
+    pages = render.render_pages([model])
+    section = _play_section(pages["boards/classic-coin.md"])
+    assert f"**{strategy['advice']}**" in section and strategy["advice"].startswith("Flip when ")
+    by_square: dict[int, list[int]] = {}
+    for q, r in strategy["flips"]:
+        by_square.setdefault(q, []).append(r)
+    assert f"Off the board, on square 0: flip on a roll of {figures.either(by_square[0])}." in " ".join(section.split())
+    page = board_page.BoardPage(model)
+    fig = board_page.chart_figures(page)["play"]
+    cells, digits = fig["data"][0], next(t for t in fig["data"] if t["name"] == "rolls to flip for")
+    width = figures.grid_columns(100)
+    col, row = figures.cell(2, width)
+    assert cells["z"][row][col] == 1.0 and "flip on a roll of" in cells["customdata"][row][col]
+    col, row = figures.cell(80, width)  # a ladder's foot: no roll is made there
+    assert cells["z"][row][col] == 0.0
+    assert digits["text"][digits["x"].index(figures.cell(2, width)[0])] == "".join(map(str, by_square[2]))
+    assert len(digits["text"]) == page.flip_squares == len([q for q in by_square if q >= 1])
+    table = board_tables(model, None, ["play"])["play"]
+    assert "<td>0 (off the board)</td><td>" + ", ".join(map(str, by_square[0])) + "</td>" in table
+    assert f"<tr><td>2</td><td>{', '.join(map(str, by_square[2]))}</td></tr>" in table
+    rows = {row["key"]: row for row in strategy["strategies"]}
+    assert f"| Never flip (the box rules) | {rounded(rows['never']['expected_turns']['decimal'], 2)} | " in section
+    assert f"| The best play | {rounded(rows['best']['expected_turns']['decimal'], 2)} | 0.00 |" in section
+    p = strategy["both_best"]
+    assert (f"| Both play best (the fewest turns on average): either player | {percent(p['decimal'], 2)} | "
+            f"{percent(decimal_string(1 - Fraction(int(p['numerator']), int(p['denominator'])), 50), 2)} |") in section
+    for key in ("against_box", "both_maximise"):
+        duel = strategy.get(key)
+        if duel:
+            assert f" | {percent(duel['first'], 2)} | {percent(duel['second'], 2)} |" in section
+    assert "Playing best" not in render.render_pages([BoardRecord.model_validate(_classic(bundled_records))])[
+        "boards/classic.md"]
+
+
+def test_a_two_player_chance_the_record_lacks_is_left_out_and_a_new_one_is_one_line(
+        bundled_records: list[dict], monkeypatch) -> None:
+    record = _coin(bundled_records)
+    page = board_page.BoardPage(BoardRecord.model_validate(record))
+    strategy = record["results"]["strategy"]
+    shown = len(page.two_player_rows)
+    assert shown == 1 + sum(bool(strategy.get(k)) for k in ("against_box", "both_maximise"))
+    assert page.two_player_rows[0][1] == strategy["both_best"]["decimal"]
+    monkeypatch.setattr(board_page, "TWO_PLAYERS_WITH_A_CHOICE",
+                        (*board_page.TWO_PLAYERS_WITH_A_CHOICE, ("not_in_the_record", "One plays best")))
+    assert len(page.two_player_rows) == shown, "a field the record does not have is left out"
+    record["results"]["strategy"]["against_box"] = None
+    nulled = board_page.BoardPage(BoardRecord.model_validate(record)).two_player_rows
+    assert [row[0] for row in nulled] == [row[0] for row in page.two_player_rows if not row[0].startswith("One")]
+
+
+def test_the_house_rules_page_names_each_set_of_rules_briefly_and_in_full(bundled_records: list[dict]) -> None:
+    """The table's first column names each set of rules in a few words; the rules in full are below it, each
+    variant with the sentences of its rules that the box's rules do not have. The coin is one more row."""
+    models = [BoardRecord.model_validate(r) for r in bundled_records]
+    md = render.render_pages(models)["house-rules.md"]
+    first = [line.split(" | ")[0] for line in md.splitlines() if line.startswith("| [")]
+    assert "| [Coin flip](boards/classic-coin.md)" in first and "| [Six to enter](boards/classic-six-to-enter.md)" \
+        in first and "| [The rules on the box](boards/classic.md)" in first
+    assert all(len(cell.split("](")[0]) <= 50 for cell in first), first
+    text = " ".join(md.split())
+    assert ("- **Coin flip**: After seeing a roll, a player may flip a coin and move one square more on heads, one "
+            "less on tails") in text
+    assert "**The rules on the box** (the first row): Each roll is one 6-sided die." in text

@@ -206,8 +206,10 @@ def summary(result: dict[str, Any]) -> str:
         f"  Average game: {float(res.expected_turns.decimal):.4f} turns for one player "
         f"(standard deviation {float(res.standard_deviation):.2f}).",
         f"  {typical[0].upper()}{typical[1:]} Most likely length: {turns(g.mode)}.",
-        f"  Shortest game: {turns(short.turns)}, e.g. rolling {', '.join(map(str, short.rolls))}; "
-        f"chance of a game that short: {short.probability.numerator}/{short.probability.denominator}.",
+        f"  Shortest game: {turns(short.turns)}, e.g. "
+        + (f"by the squares {' → '.join(map(str, short.squares))} (rolling {', '.join(map(str, short.rolls))}, "
+           f"the coin helping); " if b.get("choice") else f"rolling {', '.join(map(str, short.rolls))}; ")
+        + f"chance of a game that short: {short.probability.numerator}/{short.probability.denominator}.",
     ]
     for k, v in g.over_within.items():
         lines.append(f"  Over within {k} turns: {games(v)} (one player).")

@@ -1,10 +1,10 @@
 /*
  * The "Design a board" page's address: a design as ?squares=100&die=6&dice=2&weights=1-1-1-1-1-2&overshoot=stay&
- * start=0&enter_on=6&roll_again_on=6&roll_again_limit=2&roll_again_penalty=undo&jumps=1-38,4-14,16-6&players=4&
- * title=Our%20board, and back; a house rule at its default is left out (every address written before the house
+ * start=0&enter_on=6&roll_again_on=6&roll_again_limit=2&roll_again_penalty=undo&choice=coin&jumps=1-38,4-14,16-6&
+ * players=4&title=Our%20board, and back; a house rule at its default is left out (every address written before the house
  * rules reads as it did). A design is what the page's form holds, as its texts (a value that is no number stays
  * as it was typed, for the rules to name): {title, squares, die, dice, weights, overshoot, enter_on,
- * roll_again_on, roll_again_limit, roll_again_penalty, start, jumps}, with "" for a rule not used (dice: "1"),
+ * roll_again_on, roll_again_limit, roll_again_penalty, choice, start, jumps}, with "" for a rule not used (dice: "1"),
  * weights and enter_on lists of texts ([] for a fair die and for every roll entering) and jumps [from, to] pairs
  * of numbers, in the order made. In the address the weights are joined by "-" and the entering rolls by ",".
  * Pure: no page is touched. Exposed as window.ChutesDesign.address; parse needs engine.js (its messages quote
@@ -18,9 +18,9 @@
 
   var DEFAULT_TITLE = "My board"; // the form's own (templates/design.md.j2): an address leaves it out
   var KEYS = ["squares", "die", "dice", "weights", "overshoot", "start", "enter_on", "roll_again_on",
-              "roll_again_limit", "roll_again_penalty", "jumps"]; // an address with none of these is no design
+              "roll_again_limit", "roll_again_penalty", "choice", "jumps"]; // an address with none of these is no design
   var DEFAULTS = { squares: "100", die: "6", dice: "1", overshoot: "stay", start: "0" };
-  var RULES = ["roll_again_on", "roll_again_limit", "roll_again_penalty"]; // "" when not used
+  var RULES = ["roll_again_on", "roll_again_limit", "roll_again_penalty", "choice"]; // "" when not used
 
   /* A list as typed, in the form or the address: its items separated by spaces, commas, semicolons or a "-"
      after an item ("1-2-3", "5, 6"; a "-" that begins an item is its sign: "1--2" is 1 and -2); a separator
@@ -67,7 +67,7 @@
     if (design.weights.length) parts.push(["weights", design.weights.join("-")]);
     parts.push(["overshoot", design.overshoot], ["start", design.start]);
     if (design.enter_on.length) parts.push(["enter_on", design.enter_on.join(",")]);
-    RULES.forEach(function (k) { if (design[k] !== "") parts.push([k, design[k]]); });
+    RULES.forEach(function (k) { if (design[k] !== "" && design[k] !== undefined) parts.push([k, design[k]]); });
     parts.push(["jumps", design.jumps.map(function (j) { return j[0] + "-" + j[1]; }).join(",")]);
     if (players !== undefined && String(players) !== "2") parts.push(["players", players]);
     if (design.title && design.title !== DEFAULT_TITLE) parts.push(["title", design.title]);

@@ -111,7 +111,8 @@
       roll_again_penalty: design.roll_again_penalty === "" ? null :
         oneOf("roll_again_penalty", design.roll_again_penalty, E.PENALTY),
       enter_on: wholes("enter_on", design.enter_on, null, null), dice: whole("dice", design.dice, 1, E.MAX_DICE),
-      weights: wholes("weights", design.weights, 0, E.MAX_WEIGHT), start: whole("start", design.start, 0, null)
+      weights: wholes("weights", design.weights, 0, E.MAX_WEIGHT), start: whole("start", design.start, 0, null),
+      choice: !design.choice ? null : oneOf("choice", design.choice, E.CHOICE)
     };
     if (problems.length) return { board: null, problems: problems, squares: fields.squares };
     if (fields.enter_on !== null) {

@@ -49,6 +49,7 @@
     if (design.roll_again_on !== "") lines.push("roll_again_on = " + value(design.roll_again_on));
     if (design.roll_again_limit !== "") lines.push("roll_again_limit = " + value(design.roll_again_limit));
     if (design.roll_again_penalty !== "") lines.push("roll_again_penalty = " + string(design.roll_again_penalty));
+    if (design.choice) lines.push("choice = " + string(design.choice));
     lines.push("start = " + value(design.start));
     lines.push("ladders = " + pairs(design.jumps.filter(function (j) { return j[1] > j[0]; })));
     lines.push("chutes = " + pairs(design.jumps.filter(function (j) { return j[1] <= j[0]; })));

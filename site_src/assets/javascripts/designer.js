@@ -8,7 +8,9 @@
  * A board that breaks a rule is named in the role="alert" message, in the words the program would use, and
  * the last good results stay, marked as such.
  * The house rules (dice, a loaded die, a roll to enter, a limit on rolling again and its penalty) are fields of
- * their own; the limit's and the penalty's are shown once there is something to limit.
+ * their own; the limit's and the penalty's are shown once there is something to limit. With the coin rule (a
+ * checkbox: choice = "coin") the best play is worked out on every change (engine.js bestPlay), listed square by
+ * square and marked on the board, and every result is for a player who plays it.
  * The design is kept in the page's address (?squares=100&die=6&overshoot=stay&start=0&roll_again_on=6&
  * jumps=1-38,4-14,16-6), and "Download as a board file" writes it as TOML.
  * Each headline number is in an element with data-result (its name) and data-value (the number in full).
@@ -33,6 +35,7 @@
   var COMPACT = 100;      // on a larger board a square shows only its number, larger (its turns left are
                           // in its colour, its title and what the keyboard reads out)
   var LADDER = C.LADDER, CHUTE = C.CHUTE;
+  var FLIP = "#E69F00";   // a square where the best play flips the coin for some roll: outlined (Okabe-Ito orange)
   var PLAIN = C.PLAIN;     // the board pages' squares
   var CIVIDIS = C.CIVIDIS; // the board pages' heat maps: [stop, [red, green, blue]]
   var BARS = C.PALETTE[0], LINE = C.PALETTE[1]; // the length chart, as the board pages' exact and simulated
@@ -119,8 +122,11 @@
       download: q(".design-download"), results: q(".design-results"), stale: q(".design-stale-note"),
       announce: q(".design-announce"), players: q(".design-players"), seats: q(".design-seats tbody"),
       chart: q("#chart-design-length"), lengthBody: q(".design-length-table tbody"), calculator: q("#design-calculator"),
-      rolls: q(".design-rolls"), perThousand: q(".design-per-thousand"), shortestWord: q(".design-shortest-word")
+      rolls: q(".design-rolls"), perThousand: q(".design-per-thousand"), shortestWord: q(".design-shortest-word"),
+      coin: q(".design-coin"), play: q(".design-play"), playWords: q(".design-play-words"),
+      playBody: q(".design-play-table tbody")
     };
+    var coinValue = "coin";  // what a ticked coin box means: "coin", or the address's own word (for the rules to name)
     var holder = document.querySelector('div.chutes-figure[data-chart="chart-design-length"]');
     var jumps = [];          // [from, to] in the order they were made: ladders and chutes alike
     var addressProblems = []; // what the address held that is no board (shown until the design changes)
@@ -197,7 +203,7 @@
                dice: el.dice.value.trim(), weights: A.list(el.weights.value), overshoot: el.overshoot.value,
                enter_on: A.list(el.enter.value), roll_again_on: el.again.value, roll_again_limit: el.limit.value,
                roll_again_penalty: limited || el.penalty.value !== "undo" ? el.penalty.value : "",
-               start: el.start.value.trim(), jumps: jumps };
+               choice: el.coin.checked ? coinValue : "", start: el.start.value.trim(), jumps: jumps };
     }
 
     function title() {
@@ -285,7 +291,10 @@
       var left = heat ? results.turnsLeft : null;
       var top = 0;
       if (left) left.forEach(function (v) { if (v !== null) top = Math.max(top, v); });
-      var words = J.names(jumps, n);
+      var words = J.names(jumps, n), flips = new Map(); // with the coin: the best play's rolls to flip, by square
+      if (results && results.play) {
+        results.play.flips.forEach(function (f) { flips.set(f[0], (flips.get(f[0]) || []).concat([f[1]])); });
+      }
       drawing.cells.forEach(function (cell, s) {
         var p = G.place(drawing.g, s);
         var fill = PLAIN[(p[0] + p[1] + 2) % 2], text = "#222", value = "";
@@ -303,6 +312,9 @@
           }
         }
         if (results && s !== 0 && results.landing.all) title += ". " + landingShare(results.landing.at(s));
+        if (flips.has(s)) title += ". Best play: flip the coin on a roll of " + flips.get(s).join(", ");
+        cell.rect.setAttribute("stroke", flips.has(s) ? FLIP : "none");
+        cell.rect.setAttribute("stroke-width", flips.has(s) ? "4" : "0");
         if (s === n) { fill = "#fff4b8"; text = "#222"; }
         cell.rect.setAttribute("fill", fill);
         cell.label.setAttribute("fill", text);
@@ -616,6 +628,37 @@
       el.lengthBody.appendChild(rows);
     }
 
+    /* The best play with the coin: its average against never flipping, and its flips square by square. */
+    function play(r) {
+      el.play.hidden = r.play === null;
+      el.playBody.textContent = "";
+      if (r.play === null) return;
+      var bySquare = new Map();
+      r.play.flips.forEach(function (f) {
+        if (!bySquare.has(f[0])) bySquare.set(f[0], []);
+        bySquare.get(f[0]).push(f[1]);
+      });
+      result("never-flip", r.play.never, number(r.play.never, 2));
+      el.playWords.textContent = r.play.flips.length === 0 ?
+        "Flipping never helps on this board: the best play never flips, " + number(r.expectedTurns, 2) +
+          " turns on average." :
+        "Playing best, a game takes " + number(r.expectedTurns, 2) + " turns on average, against " +
+          number(r.play.never, 2) + " never flipping. The best play flips on " + bySquare.size +
+          (bySquare.size === 1 ? " square" : " squares") + " for some rolls (outlined in orange on the board; each " +
+          "square's title names its rolls).";
+      var rows = document.createDocumentFragment();
+      bySquare.forEach(function (rolls, square) {
+        var tr = document.createElement("tr");
+        [square === 0 ? "0 (off the board)" : String(square), rolls.join(", ")].forEach(function (text) {
+          var td = document.createElement("td");
+          td.textContent = text;
+          tr.appendChild(td);
+        });
+        rows.appendChild(tr);
+      });
+      el.playBody.appendChild(rows);
+    }
+
     function show(board, r) {
       var dist = r.dist;
       result("expected-turns", r.expectedTurns, number(r.expectedTurns, 2));
@@ -629,6 +672,7 @@
       E.WITHIN.forEach(function (k) { result("over-" + k, r.overWithin[k], percent(r.overWithin[k], 1)); });
       result("first-player", r.firstPlayer, percent(r.firstPlayer, 3));
       el.perThousand.textContent = "(" + Math.round(1000 * r.firstPlayer) + " in 1,000 games)";
+      play(r);
       seats(r);
       chart(r);
       var data = E.calculatorData(r.chain, r.dist);
@@ -697,7 +741,7 @@
       var results = null;
       if (!problems.length) {
         results = E.analyse(board, 6);
-        results.landing = landing(board);
+        results.landing = landing(results.board); // with the coin: the board as played best
         good = { board: board, results: results };
       }
       root.classList.toggle("design-invalid", problems.length > 0);
@@ -731,6 +775,8 @@
       setAgain(text(b.roll_again_on));
       setLimit(text(b.roll_again_limit));
       setPenalty(text(b.roll_again_penalty));
+      el.coin.checked = b.choice === "coin";
+      coinValue = "coin";
       el.start.value = String(b.start || 0);
       jumps = (b.ladders || []).concat(b.chutes || []).map(function (j) { return [j[0], j[1]]; });
       rulesShown();
@@ -758,6 +804,8 @@
       setAgain(d.roll_again_on);
       setLimit(d.roll_again_limit);
       setPenalty(d.roll_again_penalty);
+      el.coin.checked = d.choice !== "";
+      coinValue = d.choice || "coin";
       el.start.value = d.start;
       jumps = d.jumps;
       addressProblems = given.problems;
@@ -817,6 +865,10 @@
         el.penalty.value = "undo";
       }
       rulesShown();
+      changed(false);
+    });
+    el.coin.addEventListener("change", function () {
+      coinValue = "coin";
       changed(false);
     });
     [el.overshoot, el.limit, el.penalty].forEach(function (select) {

@@ -16,6 +16,11 @@
  *     (the same 0-1 breadth-first search over rolls), expected turns left from every square (a linear
  *     solve) and each seat's chance to win, P(seat i wins) = sum_k P(T_i = k) prod_{j<i} P(T_j > k)
  *     prod_{j>i} P(T_j >= k).
+ *   - the coin (`choice = "coin"`, compute/board/model.py Board.outcomes and compute/solve/strategy.py): after seeing
+ *     roll r the player may move r, or flip a fair coin and move r + 1 or r - 1 (a move of 0 stays); the rolled r
+ *     decides rolling again and entering. The best play (fewest turns on average) is found by value iteration in
+ *     floats, then checked by rounds of policy iteration (each play solved, then improved where a flip is better
+ *     by more than rounding: ties go to moving), and every result is for the board played that way.
  * The board file's limits and the turns of "over within" are the Python package's, read from the data that
  * `chutes build` writes (constants.js, window.ChutesConstants, loaded first).
  * Exposed as window.ChutesEngine; it touches no page.
@@ -35,6 +40,7 @@
   var WITHIN = C.WITHIN;           // compute/record/results.py: the share of games over within these many turns
   var OVERSHOOT = ["stay", "bounce", "pass"];
   var PENALTY = ["undo", "start"];
+  var CHOICE = ["coin"];     // compute/board/file.py: the choices a board may give (choice = "coin")
   var TAIL = 1e-17;          // a distribution is followed until fewer games than this are still running
   var MAX_TURNS = 200000;    // ... or for this many turns
   var MAX_WORK = 4e8;        // ... or until this many multiplications have been spent (a design that barely ends)
@@ -53,7 +59,8 @@
   }
 
   /* A board: {squares, die, dice, weights, overshoot, enter_on, roll_again_on, roll_again_limit,
-     roll_again_penalty, start, ladders, chutes, chute_word} with ladders and chutes lists of [from, to];
+     roll_again_penalty, start, ladders, chutes, chute_word, choice, flips} with ladders and chutes lists of
+     [from, to]; choice "coin" or null, and flips the [square, roll] pairs where the player flips (see `played`);
      a house rule left out is null (weights: every face alike; enter_on: every roll enters; roll_again_on: none;
      roll_again_limit: none; roll_again_penalty: "undo" once there is a limit). `jumps` maps each foot to where
      it leads (later entries win, as in the Python dict). */
@@ -64,12 +71,28 @@
       overshoot: fields.overshoot || "stay", enter_on: given("enter_on"), roll_again_on: given("roll_again_on"),
       roll_again_limit: given("roll_again_limit"), roll_again_penalty: given("roll_again_penalty"),
       start: fields.start || 0, ladders: (fields.ladders || []).map(pair), chutes: (fields.chutes || []).map(pair),
-      chute_word: fields.chute_word || "chutes"
+      chute_word: fields.chute_word || "chutes", choice: given("choice"),
+      flips: (fields.flips || []).map(pair)
     };
     board.jumps = new Map();
     board.ladders.concat(board.chutes).forEach(function (j) { board.jumps.set(j[0], j[1]); });
     board.enters = board.enter_on === null ? null : new Set(board.enter_on);
+    board.moveCache = new Map();
+    board.flipped = board.flips.length ? new Set(board.flips.map(function (f) { return flipKey(f[0], f[1]); })) : null;
     return board;
+  }
+
+  function flipKey(square, roll) { return square * 65536 + roll; } // a roll is at most MAX_DICE * MAX_DIE
+
+  /* The board played with these flips ([square, roll] pairs), a board with a choice. */
+  function played(board, flips) {
+    var fields = {};
+    ["squares", "die", "dice", "weights", "overshoot", "enter_on", "roll_again_on", "roll_again_limit",
+     "roll_again_penalty", "start", "ladders", "chutes", "chute_word", "choice"].forEach(function (k) {
+      fields[k] = board[k];
+    });
+    fields.flips = flips;
+    return makeBoard(fields);
   }
 
   function pair(j) { return [j[0], j[1]]; }
@@ -83,6 +106,29 @@
   function step(board, square, roll) {
     if (square === 0 && board.enters !== null && !board.enters.has(roll)) return 0;
     return move(board, square, roll);
+  }
+
+  /* Where a roll of `roll` from `square` goes under the board's play (Board.outcomes): [chance of the roll's
+     outcome given the roll, the square it leads to, the square it lands on or null]. Without a flip there, one
+     outcome; with one, two of half the roll: a move of roll + 1 and one of roll - 1 (a move of 0 stays). A roll
+     that does not let a token onto the board, an overshoot that stays and a move of 0 land nowhere. */
+  function moves(board, square, roll) {
+    if (board.flipped === null) return freshMoves(board, square, roll);
+    var key = flipKey(square, roll), known = board.moveCache.get(key); // kept: a board with a choice asks often
+    if (known === undefined) board.moveCache.set(key, known = freshMoves(board, square, roll));
+    return known;
+  }
+
+  function freshMoves(board, square, roll) {
+    if (square === 0 && board.enters !== null && !board.enters.has(roll)) return [[1, 0, null]];
+    if (board.flipped === null || !board.flipped.has(flipKey(square, roll))) return [moved(board, square, roll, 1)];
+    return [moved(board, square, roll + 1, 0.5), moved(board, square, roll - 1, 0.5)];
+  }
+
+  function moved(board, square, by, chance) {
+    if (by === 0) return [chance, square, null];
+    var lands = !(board.overshoot === "stay" && square + by > board.squares);
+    return [chance, move(board, square, by), lands ? rollLanding(board.squares, board.overshoot, square, by) : null];
   }
 
   /* The rolls that can happen, as [total, chance] pairs by total: the sum of `dice` dice, each face f coming up
@@ -141,7 +187,10 @@
   function successors(board, square) {
     var out = new Set(), limit = board.roll_again_limit;
     if (limit === null) {
-      rolls(board).forEach(function (r) { out.add(step(board, square, r[0])); });
+      rolls(board).forEach(function (r) {
+        if (board.flipped === null) out.add(step(board, square, r[0]));
+        else moves(board, square, r[0]).forEach(function (m) { out.add(m[1]); });
+      });
       return out;
     }
     var again = chanceOf(board, board.roll_again_on) > 0 ? board.roll_again_on : null, here = square;
@@ -278,6 +327,14 @@
         "dice: with overshoot = \"bounce\" a roll may be at most " + squares + " (the squares), but " + dice +
         " dice of " + die + " faces make up to " + largest);
     }
+    if (board.choice !== null && board.overshoot === "bounce" && largest + 1 > squares) {
+      out.push("choice: with overshoot = \"bounce\" a move may be at most " + squares + " (the squares), but a roll " +
+               "of " + largest + " flipped to heads moves " + (largest + 1));
+    }
+    if (board.choice !== null && limit !== null) {
+      out.push("choice: not with roll_again_limit (the best play would depend on the rolls already made in the " +
+               "turn; roll_again_on without a limit is allowed)");
+    }
     if (again !== null && limit === null && die === 1 && dice === 1) {
       out.push("roll_again_on: a 1-faced die would roll again forever");
     } else if (again !== null && limit === null && totals.length === 1 && totals[0] === again) {
@@ -329,6 +386,7 @@
      Q = sum_{k <= L} B^k A + P(roll again) B^L 1 on the penalty's square, r = sum_{k < L} B^k a + B^L a'
      (a' without the wins of a roll again), B the roll again and A the rolls that end the turn. */
   function turnChain(board) {
+    if (board.flipped !== null) return playedTurnChain(board);
     var doomed = doomedSquares(board);
     var states = rollSquares(board).filter(function (s) { return !doomed.has(s); });
     var index = new Map();
@@ -371,6 +429,44 @@
              doomed: doomed };
   }
 
+  /* The turn chain of a board played with flips (no roll-again limit: a choice refuses one). A flipped roll again
+     splits the turn's path in two, so each turn is followed as a spread of chances over the squares it has
+     reached by rolls again, roll by roll, until less than TURN_TAIL of it is left (a roll again has a chance
+     below 1, so each roll shrinks the spread geometrically): Q = (I - B)^-1 A as its series. */
+  var TURN_TAIL = 1e-19;
+  var TURN_ROLLS = 200000;
+  function playedTurnChain(board) {
+    var doomed = doomedSquares(board);
+    var states = rollSquares(board).filter(function (s) { return !doomed.has(s); });
+    var index = new Map();
+    states.forEach(function (s, i) { index.set(s, i); });
+    var last = board.squares, rao = board.roll_again_on, chances = rolls(board);
+    var rows = [], finish = [];
+    states.forEach(function (square) {
+      var row = new Map(), done = 0, spread = new Map([[square, 1]]), left = 1;
+      for (var n = 0; n < TURN_ROLLS && spread.size && left > TURN_TAIL; n++) {
+        var next = new Map();
+        left = 0;
+        spread.forEach(function (w, here) {
+          chances.forEach(function (r) {
+            moves(board, here, r[0]).forEach(function (m) {
+              var c = w * r[1] * m[0], to = m[1];
+              if (to === last) done += c;
+              else if (!index.has(to)) return; // never from a turn begun on a state (it would be doomed)
+              else if (r[0] === rao) { next.set(to, (next.get(to) || 0) + c); left += c; }
+              else row.set(index.get(to), (row.get(index.get(to)) || 0) + c);
+            });
+          });
+        });
+        spread = next;
+      }
+      rows.push(Array.from(row.entries()).sort(function (a, b) { return a[0] - b[0]; }));
+      finish.push(done);
+    });
+    return { board: board, states: states, index: index, rows: rows, finish: finish, start: board.start,
+             doomed: doomed };
+  }
+
   /* One roll from each of the chain's states: rows[i] lists [j, P(the roll leads to state j)], finish[i] is
      P(the roll wins) and ends[i] P(the roll ends the turn: a total other than the roll-again one, or a win).
      Without a roll-again total these are the turn chain's own rows. (Not for a limit of rolls again: a roll's
@@ -381,10 +477,12 @@
     chain.states.forEach(function (square) {
       var row = new Map(), won = 0, ending = 0;
       rolls(board).forEach(function (r) {
-        var to = step(board, square, r[0]);
-        if (to === last) won += r[1];
-        else row.set(chain.index.get(to), (row.get(chain.index.get(to)) || 0) + r[1]);
-        if (r[0] !== rao || to === last) ending += r[1];
+        moves(board, square, r[0]).forEach(function (m) {
+          var to = m[1], c = r[1] * m[0];
+          if (to === last) won += c;
+          else row.set(chain.index.get(to), (row.get(chain.index.get(to)) || 0) + c);
+          if (r[0] !== rao || to === last) ending += c;
+        });
       });
       rows.push(Array.from(row.entries()));
       finish.push(won);
@@ -598,14 +696,20 @@
           extra = roll === rao && to !== board.squares ? 0 : 1;
           next = to * n + (extra === 0 && limited ? made + 1 : 0);
         }
-        var cand = [here[0] + extra, here[1] + 1];
-        if (!best.has(next) || less(cand, best.get(next))) {
-          best.set(next, cand);
-          parent.set(next, [node, roll]);
-          if (next !== last) {
-            if (extra === 0) front.push(next); else queue.push(next);
+        var ends = board.flipped === null ? [next] : moves(board, square, roll).map(function (m) {
+          return m[1] * n; // a choice: no limit, so n = 1 and the node is the square
+        });
+        ends.forEach(function (end) {
+          var more = board.flipped === null ? extra : roll === rao && end !== last ? 0 : 1;
+          var cand = [here[0] + more, here[1] + 1];
+          if (!best.has(end) || less(cand, best.get(end))) {
+            best.set(end, cand);
+            parent.set(end, [node, roll]);
+            if (end !== last) {
+              if (more === 0) front.push(end); else queue.push(end);
+            }
           }
-        }
+        });
       });
     }
     if (!best.has(last)) return null;
@@ -641,6 +745,12 @@
       rolls(board).forEach(function (r) {
         if (limit !== null && r[0] === rao && k === limit) {
           list.push([r[1], null, board.roll_again_penalty === "start" ? state(0, 0) : state(begun, 0)]);
+          return;
+        }
+        if (board.flipped !== null) { // a choice: no limit, so the state is the square
+          moves(board, here, r[0]).forEach(function (m) {
+            list.push([r[1] * m[0], m[2], m[1] === last ? null : state(m[1], 0)]);
+          });
           return;
         }
         var to = step(board, here, r[0]);
@@ -684,9 +794,131 @@
     return out;
   }
 
+  /* --- the best play with a choice (compute/solve/strategy.py) ------------------------------------------------ */
+
+  var PLAY_ROUNDS = 100000; // value iteration stops after this many sweeps at the latest ...
+  var PLAY_WORK = 2e8;      // ... or this much work (the rounds of policy iteration that follow finish the job)
+  var PLAY_STEADY = 1e-15;  // ... or once no value changes by more than this (relative)
+  var PLAY_TIE = 1e-10;     // a flip must beat moving by more than this (relative) to be chosen: ties go to moving
+  var PLAY_CHECKS = 20;     // rounds of policy iteration at most
+
+  /* Every decision of a board with a choice: for each square a roll is made from, each roll's chance, its move
+     as rolled (`stay`) and its flip (`flip`: null where flipping changes nothing, or may lead where the game
+     can never end), each a list of [chance, square, the turn goes on]; `alive`, the squares from which some play
+     reaches the last square (the squares, as strategy.options finds them). */
+  function decisions(board) {
+    var last = board.squares, rao = board.roll_again_on, plain = played(board, []);
+    function outcome(to, roll, chance) { return [chance, to, roll === rao && to !== last]; }
+    var all = rollSquares(board).map(function (q) {
+      return { square: q, rolls: rolls(board).map(function (r) {
+        var roll = r[0];
+        var stay = moves(plain, q, roll).map(function (m) { return outcome(m[1], roll, 1); });
+        var blocked = q === 0 && board.enters !== null && !board.enters.has(roll);
+        var flip = blocked ? null : [outcome(moved(board, q, roll + 1, 0.5)[1], roll, 0.5),
+                                     outcome(moved(board, q, roll - 1, 0.5)[1], roll, 0.5)];
+        if (flip && flip.every(function (o) { return o[1] === stay[0][1] && o[2] === stay[0][2]; })) flip = null;
+        return { roll: roll, chance: r[1], stay: stay, flip: flip };
+      }) };
+    });
+    var before = new Map(), alive = new Set(), todo = [last];
+    all.forEach(function (d) {
+      d.rolls.forEach(function (r) {
+        r.stay.concat(r.flip || []).forEach(function (o) {
+          if (!before.has(o[1])) before.set(o[1], new Set());
+          before.get(o[1]).add(d.square);
+        });
+      });
+    });
+    while (todo.length) {
+      (before.get(todo.pop()) || new Set()).forEach(function (q) {
+        if (!alive.has(q)) { alive.add(q); todo.push(q); }
+      });
+    }
+    all = all.filter(function (d) { return alive.has(d.square); });
+    all.forEach(function (d) {
+      d.rolls.forEach(function (r) {
+        if (r.flip && !r.flip.every(function (o) { return o[1] === last || alive.has(o[1]); })) r.flip = null;
+      });
+    });
+    return { squares: all, alive: alive };
+  }
+
+  /* What an option is worth under values W (expected turns after the one a roll belongs to, W[last] = 0). */
+  function worth(option, W, last) {
+    var total = 0;
+    for (var i = 0; i < option.length; i++) {
+      var o = option[i];
+      total += o[0] * (o[1] === last ? 0 : W[o[1]] + (o[2] ? 0 : 1));
+    }
+    return total;
+  }
+
+  /* The flips that beat moving under values W by more than PLAY_TIE, sorted. */
+  function greedy(found, W, last) {
+    var flips = [];
+    found.squares.forEach(function (d) {
+      d.rolls.forEach(function (r) {
+        if (r.flip === null) return;
+        var a = worth(r.flip, W, last), b = worth(r.stay, W, last);
+        if (a < b - PLAY_TIE * Math.max(1, Math.abs(b))) flips.push([d.square, r.roll]);
+      });
+    });
+    return flips;
+  }
+
+  /* The play that minimises the expected number of turns of a board with a choice (its flips, [square, roll]
+     pairs in order) and the expected turns from its start when played so and when never flipping. First value
+     iteration (Gauss-Seidel, from W = 0, which rises to the least values; the squares swept from the last
+     down, the way most moves go), then rounds of policy iteration: the play is solved (expectedTurns of the
+     board played so) and improved where a flip is better, until it no longer changes. */
+  function bestPlay(board) {
+    var last = board.squares, found = decisions(board), W = new Float64Array(last + 1);
+    for (var q = 0; q < last; q++) if (!found.alive.has(q)) W[q] = Infinity;
+    var order = found.squares.slice().reverse(), work = 0;
+    var perSweep = order.reduce(function (n, d) { return n + 3 * d.rolls.length; }, 1);
+    for (var round = 0; round < PLAY_ROUNDS && work < PLAY_WORK; round++) {
+      var change = 0;
+      order.forEach(function (d) {
+        var v = 0;
+        d.rolls.forEach(function (r) {
+          var a = worth(r.stay, W, last);
+          if (r.flip !== null) a = Math.min(a, worth(r.flip, W, last));
+          v += r.chance * a;
+        });
+        var old = W[d.square];
+        if (isFinite(v) && isFinite(old)) change = Math.max(change, Math.abs(v - old) / Math.max(1, v));
+        W[d.square] = v;
+      });
+      work += perSweep;
+      if (change <= PLAY_STEADY) break;
+    }
+    var flips = greedy(found, W, last), rounds = 0, chain = null;
+    for (; rounds < PLAY_CHECKS; rounds++) {
+      chain = turnChain(played(board, flips));
+      var turns = expectedTurns(chain);
+      var values = new Float64Array(last + 1).fill(Infinity);
+      chain.states.forEach(function (s, i) { values[s] = turns[i] - 1; });
+      values[last] = 0;
+      var better = greedy(found, values, last);
+      if (better.length === flips.length && better.every(function (f, i) {
+        return f[0] === flips[i][0] && f[1] === flips[i][1];
+      })) break;
+      flips = better;
+      chain = null;
+    }
+    return { flips: flips, rounds: rounds + 1, chain: chain }; // chain: the turn chain of the board played so
+  }
+
   /* Everything the design page shows about a valid board. */
   function analyse(board, maxPlayers) {
-    var chain = turnChain(board);
+    var play = null;
+    if (board.choice === "coin" && board.flipped === null) {
+      play = bestPlay(board);
+      var plain = turnChain(played(board, []));
+      play.never = expectedTurns(plain)[plain.index.get(board.start)];
+      board = play.chain ? play.chain.board : played(board, play.flips);
+    }
+    var chain = play && play.chain ? play.chain : turnChain(board);
     var turns = expectedTurns(chain);
     var dist = lengthDistribution(chain, board.start);
     var cdf = cumulative(dist);
@@ -706,7 +938,7 @@
       expectedTurns: turns[chain.index.get(board.start)],
       lowerQuartile: quantile(cdf, 0.25), median: quantile(cdf, 0.5), upperQuartile: quantile(cdf, 0.75),
       ninety: quantile(cdf, 0.9), shortest: shortestGame(board), overWithin: within,
-      firstPlayer: seats[2][0], seats: seats, doomed: chain.doomed
+      firstPlayer: seats[2][0], seats: seats, doomed: chain.doomed, board: board, play: play
     };
   }
 
@@ -720,8 +952,9 @@
   window.ChutesEngine = {
     MAX_SQUARES: MAX_SQUARES, MAX_DIE: MAX_DIE, MAX_DICE: MAX_DICE, MAX_ROLL_AGAIN_LIMIT: MAX_ROLL_AGAIN_LIMIT,
     MAX_WEIGHT: MAX_WEIGHT,
-    OVERSHOOT: OVERSHOOT, PENALTY: PENALTY, WITHIN: WITHIN,
+    OVERSHOOT: OVERSHOOT, PENALTY: PENALTY, CHOICE: CHOICE, WITHIN: WITHIN,
     rollLanding: rollLanding, makeBoard: makeBoard, move: move, step: step, rolls: rolls, problems: problems,
+    played: played, moves: moves, bestPlay: bestPlay,
     wholeNumber: wholeNumber,
     shown: shown, ranges: ranges, reachableSquares: reachableSquares, trappedSquares: trappedSquares,
     doomedSquares: doomedSquares, rollSquares: rollSquares, turnChain: turnChain, expectedTurns: expectedTurns,
