@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..compute.numbers import decimal_string
 from ..compute.record.schema import BoardRecord, Duel, Experiments, FirstPlayer, Skipped
 from . import figures
 from .downloads import distribution_csv, fraction_text, record_json, size_text, squares_csv
@@ -178,7 +177,7 @@ class BoardPage:
             if isinstance(value, Duel):
                 rows.append((words, value.first, value.second))
             else:
-                rows.append((words, value.decimal, decimal_string(1 - value.fraction, 50)))
+                rows.append((words, value.decimal, strategy.both_best_second.decimal))
         return rows
 
 

@@ -134,6 +134,7 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
         "strategies": [{"key": key, "label": label, "expected_turns": None if value is None else exact_json(value),
                         "loss": None if value is None else exact_json(value - best)} for key, label, value in rows],
         "both_best": exact_json(chain.first_player_wins),
+        "both_best_second": exact_json(1 - chain.first_player_wins),
         **({"against_box": _duel_json(duel.best_against_box(play.options)),
             "both_maximise": _duel_json(duel.both_maximise(play.options))}
            if len(play.options.squares) <= duel.MAX_STATES else {"against_box": None, "both_maximise": None}),

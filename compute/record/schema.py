@@ -311,6 +311,7 @@ class Strategy(_Model):
                                                "(compute.solve.strategy.bellman_holds): the play is optimal.")
     strategies: list[StrategyRow] = Field(description="Named strategies compared, the best play last.")
     both_best: ExactProbability = Field(description="The first of two players' chance when both play best.")
+    both_best_second: ExactProbability = Field(description="The second player's chance then (1 − both_best).")
     against_box: Duel | None = Field(description="A player who plays best against one who never flips: the best "
                                                  "player's chance (compute.solve.duel.best_against_box); null on a "
                                                  "board of more than duel.MAX_STATES squares a roll is made from.")
