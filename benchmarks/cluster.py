@@ -1,7 +1,14 @@
-"""The exact methods' work modulo primes on a Dask cluster of 1 and 2 workers, beside one and two local processes.
+"""The exact methods' work modulo primes on a Dask cluster of 1 and 2 workers, beside one and two local processes;
+and `chutes compute` of whole boards on 1, 2 and 4 workers.
 
 Usage: python benchmarks/cluster.py [REPEATS]   (default 2, interleaved; about ten minutes on a 2-core machine;
 needs the `dask` extra)
+       python benchmarks/cluster.py --boards [COUNT]   (default 40 random boards of 30 to 69 squares)
+
+With --boards: the compute stage (`compute.stage.update`, every record computed anew) of COUNT random boards on
+this machine's two processes, then on a `LocalCluster` of 1, 2 and 4 single-threaded workers (whole boards sent
+to the workers, longest first; their records checked and stored here). Wall seconds, the CPU seconds the workers
+used, and whether every way stored the same bytes.
 
 Two computations whose time is mostly residues modulo primes: the first player's exact chance on a random
 800-square board (d = 640; `benchmarks/run.py`'s generator, the board of benchmarks/twoplayer_scaling.py) and
@@ -42,6 +49,8 @@ from chutes.compute.solve.modular import on_cluster  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results.md"
 BEGIN, END = "<!-- cluster.py: begin -->", "<!-- cluster.py: end -->"
+BOARDS_BEGIN, BOARDS_END = "<!-- cluster.py boards: begin -->", "<!-- cluster.py boards: end -->"
+BOARD_WORKERS = (1, 2, 4)
 WORKERS = (1, 2)
 PROJECTED = (4, 8, 16)
 Exact = Callable[..., Fraction]
@@ -143,5 +152,52 @@ def main() -> None:
     print(write_table(RESULTS, BEGIN, END, intro, columns, rows))
 
 
+def whole_boards(count: int) -> None:
+    """`update` of `count` random boards here (two processes) and on clusters of BOARD_WORKERS workers."""
+    import tempfile
+
+    from chutes.compute.stage import update
+    from chutes.compute.store.results import ResultCache
+
+    boards = [random_board(30 + n % 40, n).model_copy(update={"slug": f"random-{n}"}) for n in range(count)]
+    ways: list[str | int] = ["two local processes", *BOARD_WORKERS]
+    rows, stored = [], {}
+    load = os.getloadavg()[0]
+    for way in ways:
+        with tempfile.TemporaryDirectory() as scratch:
+            cache = ResultCache(Path(scratch))
+            cluster = (LocalCluster(n_workers=way, threads_per_worker=1, processes=True, dashboard_address=":0")
+                       if isinstance(way, int) else None)
+            client = Client(cluster) if cluster else None
+            try:
+                before = worker_cpu(client) if client else []
+                started = time.perf_counter()
+                update(boards, cache, force=True, log=lambda line: None, progress=False, jobs=2,
+                       scheduler=cluster.scheduler_address if cluster else None)
+                wall = time.perf_counter() - started
+                used = sum(b - a for a, b in zip(before, worker_cpu(client))) if client else 0.0
+            finally:
+                if client and cluster:
+                    client.close()
+                    cluster.close()
+            stored[way] = {p.name: p.read_bytes() for p in cache.records()}
+        load = max(load, os.getloadavg()[0])
+        print(f"{way}: {wall:.1f} s wall", flush=True)
+        cpu = f"{used:.1f} s" if isinstance(way, int) else "—"
+        rows.append(f"| {way if isinstance(way, str) else f'{way} worker' + 's' * (way > 1)} | {wall:.1f} s | {cpu} |")
+    same = all(files == stored[ways[0]] and len(files) == count for files in stored.values())
+    intro = (f"## Whole boards on a Dask cluster\n\n`python benchmarks/cluster.py --boards` ({platform.machine()}, "
+             f"{os.cpu_count()} cores, run {time.strftime('%Y-%m-%d')}; the load average reached {load:.1f}): "
+             f"`chutes compute`'s stage for {count} random boards of 30 to 69 squares, every record computed anew, "
+             f"here on two processes and on a `LocalCluster` of 1, 2 and 4 single-threaded workers on this machine "
+             f"(whole boards sent longest first, records checked and stored here); the workers' CPU seconds. "
+             f"Every way stored the same bytes: {'yes' if same else 'NO'}. On two cores, 4 workers share 2 cores: "
+             f"the wall time falls with workers only while each has a core of its own.")
+    print(write_table(RESULTS, BOARDS_BEGIN, BOARDS_END, intro, ["where", "wall", "workers' CPU"], rows))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--boards"]:
+        whole_boards(int(sys.argv[2]) if len(sys.argv) > 2 else 40)
+    else:
+        main()

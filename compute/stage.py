@@ -9,6 +9,7 @@ when there are several; one run at a time per cache folder (a file lock).
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from .board.file import load_board, scan_board_files
 from .board.model import Board
 from .board.problems import BoardError
 from .record.key import cache_key
-from .record.schema import BoardRecord, checked_record, record_problem
+from .record.schema import BoardRecord, ComputedRecord, checked_record, record_problem
 from .store.results import ResultCache
 from .store.sweep import PartStore, check_cluster, run_pieces, start_workers_early
 
@@ -48,22 +49,39 @@ OnDone = Callable[[Outcome], None]
 """Called with each board's `Outcome` as soon as it is known (up to date, or computed and stored)."""
 
 
-def cached_record(cache: ResultCache, board: Board) -> tuple[BoardRecord | None, str | None]:
+Known = dict[Path, tuple[tuple[int, int, int], BoardRecord]]
+"""Records read before, by file, with the file's size, modification time and inode when it was read: a caller that
+runs the stage again and again (`chutes serve`) passes the same one, and a file not changed since is not read again."""
+
+
+def cached_record(cache: ResultCache, board: Board,
+                  known: Known | None = None) -> tuple[BoardRecord | None, str | None]:
     """The board's cached record and None, or None and why it cannot be used (None, None: not cached yet).
 
     A record is used only if its file is whole and unaltered and it is plausible (`schema.checked_record`);
-    its arithmetic is checked once for each checksum (`ResultCache.verified`), its structure on every read."""
+    its arithmetic is checked once for each checksum (`ResultCache.verified`), its structure on every read. With
+    `known`, a record read before from the same file, unchanged since, is used as it was read (and one read now is
+    added)."""
     key = cache_key(board)
     path = cache.path(board.slug, key)
+    try:
+        stat = path.stat()
+        seen = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    except OSError:
+        seen = None
+    if known is not None and path in known and known[path][0] == seen:
+        return known[path][1], None
     stored, problem = cache.load(board.slug, key)
     if stored is None:
         return None, problem
     checked_before = cache.verified(path) == stored["checksum"]
     record, problem = checked_record(stored, checked_before=checked_before)
-    if problem is not None:
+    if problem is not None or record is None:
         return None, f"{path}: {problem}"
     if not checked_before:
         cache.mark_verified(path, stored["checksum"])
+    if known is not None and seen is not None:
+        known[path] = (seen, record)
     return record, None
 
 
@@ -105,7 +123,7 @@ def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
 
 def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Callable[[str], None] = print,
            progress: bool | None = None, jobs: int = 1, prune: bool = False, on_start: OnStart | None = None,
-           on_done: OnDone | None = None, scheduler: str | None = None) -> list[Outcome]:
+           on_done: OnDone | None = None, scheduler: str | None = None, known: Known | None = None) -> list[Outcome]:
     """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones.
 
     With `prune`, the records of boards that are not in `boards` are removed (the project deleted them).
@@ -124,8 +142,9 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     another (`jobs` = 1 or a single board due), but for all of them at once, when they are queued, when
     several are computed in parallel worker processes (they start as workers come free).
 
-    With a Dask `scheduler`, the boards are still computed and stored here (on `jobs` local processes), but
-    their work modulo primes (`solve.modular.on_cluster`) and their experiments' pieces run on that cluster.
+    With a Dask `scheduler`, each board due is computed whole on a worker of that cluster, longest first
+    (`cluster_record`), and its record comes back to be checked and stored here (`_FromCluster`). `known`: the
+    records read by earlier runs of the same caller (`cached_record`).
     """
     try:
         cache.directory.mkdir(parents=True, exist_ok=True)
@@ -137,7 +156,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     except OSError:
         if force:
             raise
-        found = [cached_record(cache, b)[0] for b in boards]
+        found = [cached_record(cache, b, known)[0] for b in boards]
         if any(record is None for record in found):
             raise
         outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0, record=record)
@@ -149,7 +168,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     try:
         for leftover in cache.directory.rglob(".*.tmp"):
             leftover.unlink(missing_ok=True)
-        outcomes = _update(boards, cache, force, log, progress, jobs, on_start, on_done, scheduler)
+        outcomes = _update(boards, cache, force, log, progress, jobs, on_start, on_done, scheduler, known)
         if prune:
             for gone in cache.prune(b.slug for b in boards):
                 log(f"removed {gone.name}: its board is no longer in the project")
@@ -160,7 +179,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
 
 def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[[str], None],
             progress: bool | None, jobs: int, on_start: OnStart | None, on_done: OnDone | None,
-            scheduler: str | None) -> list[Outcome]:
+            scheduler: str | None, known: Known | None) -> list[Outcome]:
     missing = [b for b in boards if force or not cache.path(b.slug, cache_key(b)).exists()]
     if jobs > 1 and len(missing) > 1:
         # the workers' imports (the solvers: `record.build`) overlap the checks of the cached records below
@@ -169,7 +188,7 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
     todo: list[Board] = []
     for board in boards:
         started = time.perf_counter()
-        record, problem = (None, None) if force else cached_record(cache, board)
+        record, problem = (None, None) if force else cached_record(cache, board, known)
         if problem:
             log(f"warning: {problem}; recomputing")
         if record is None:
@@ -188,32 +207,48 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
     workers = min(jobs, len(todo))
     if scheduler:
         check_cluster(scheduler)  # a bad address is one line at once, not one per board from the workers
-    pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs, progress, scheduler) for board in todo]
+        into = _FromCluster(cache, outcomes, estimates, on_done, on_start, todo, one_by_one=False)
+        into.announce()
+        run_pieces(cluster_record, [(board,) for board in todo], scheduler=scheduler, parts=into, desc="compute",
+                   progress=progress)
+        return [outcomes[board.slug] for board in boards]
+    pieces = [(board, cache.directory, force, 1 if len(todo) > 1 else jobs, progress) for board in todo]
     parts = _Into(outcomes, estimates, on_done, on_start, todo, one_by_one=workers <= 1)
     parts.announce()
     run_pieces(stored_record, pieces, jobs=workers, parts=parts, desc="compute", progress=progress)
     return [outcomes[board.slug] for board in boards]
 
 
-def stored_record(board: Board, directory: Path, force: bool, jobs: int, progress: bool | None = None,
-                  scheduler: str | None = None) -> tuple[str, float]:
+def stored_record(board: Board, directory: Path, force: bool, jobs: int,
+                  progress: bool | None = None) -> tuple[str, float]:
     """Compute a board's record, check it and store it in the cache folder; where, and the seconds it took.
 
-    Run in a worker when several boards are due (the record is written there and never travels back); with a
-    Dask `scheduler`, the work modulo primes and the experiments' pieces go to that cluster."""
-    from .record.build import board_experiments, board_record
-    from .solve.modular import on_cluster
-
+    Run in a worker when several boards are due (the record is written there and never travels back)."""
     started = time.perf_counter()
-    try:
-        experiments = board_experiments(board, directory / "experiments", jobs=jobs, force=force, progress=progress,
-                                        scheduler=scheduler)
-        with on_cluster(scheduler):
-            record = board_record(board, experiments, jobs=jobs)
-    except ValidationError as exc:
-        raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {record_problem(exc)}") from None
+    record = _record(board, directory / "experiments", jobs, force, progress)
     stored = ResultCache(directory).store(record.json_form())
     return str(stored), time.perf_counter() - started
+
+
+def cluster_record(board: Board) -> tuple[dict[str, Any], float]:
+    """A board's whole record computed on a Dask worker, as the cache stores it, and the seconds it took there.
+    The worker keeps nothing (its experiments' pieces go to a folder of its own, removed after): the record
+    travels back, and the run that sent the board checks and stores it (`_FromCluster`)."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="chutes-") as scratch:
+        record = _record(board, Path(scratch), 1, True, False)
+    return record.json_form(), time.perf_counter() - started
+
+
+def _record(board: Board, experiments_dir: Path, jobs: int, force: bool, progress: bool | None) -> ComputedRecord:
+    """A board's record (its experiments' pieces kept in `experiments_dir` to resume from), checked by its model."""
+    from .record.build import board_experiments, board_record
+
+    try:
+        experiments = board_experiments(board, experiments_dir, jobs=jobs, force=force, progress=progress)
+        return board_record(board, experiments, jobs=jobs)
+    except ValidationError as exc:
+        raise ArithmeticError(f"{board.slug}: the computed record is not plausible: {record_problem(exc)}") from None
 
 
 class _Into(PartStore):
@@ -249,3 +284,30 @@ class _Into(PartStore):
         if self.on_done:
             self.on_done(outcome)
         self.announce()
+
+
+class _FromCluster(_Into):
+    """What `run_pieces` does with each board a Dask worker computed (`cluster_record`): refuse a record made for
+    other inputs (a worker running other code: its key differs), store it in the cache here, read it back with
+    every check a cached record gets (`cached_record`: whole, unaltered, plausible, its arithmetic checked), and
+    only then note and report it. The boards go to the cluster longest first (Dask runs them in the order sent)."""
+
+    def __init__(self, cache: ResultCache, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cache = cache
+
+    def save(self, n: int, value: Any, piece: Sequence[Any] = ()) -> None:
+        stored, seconds = value
+        board = piece[0]
+        if stored.get("key") != cache_key(board):
+            raise ArithmeticError(f"{board.slug}: the cluster's worker computed it for other inputs (is it running "
+                                  "the same version of chutes?)")
+        path = self.cache.store(stored)
+        record, problem = cached_record(self.cache, board)
+        if record is None:
+            path.unlink(missing_ok=True)
+            raise ArithmeticError(f"{board.slug}: the record computed on the cluster is not plausible: {problem}")
+        outcome = Outcome(board.slug, path, True, seconds, self.estimates[board.slug], record)
+        self.outcomes[board.slug] = outcome
+        if self.on_done:
+            self.on_done(outcome)

@@ -14,14 +14,19 @@ everyone (0644, folders 0755), as a web server running as another user needs.
 from __future__ import annotations
 
 import glob
+import hashlib
+import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from importlib import metadata
+from importlib.resources import files as package_files
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -40,8 +45,10 @@ from .engine_config import (
     read_config,
     write_config,
 )
-from .nav import site_nav
-from .project import SITE_MARKER, Area, Project, ProjectError
+from .incremental import Fresh, Parts, digest, stats
+from .nav import all_titled, site_nav
+from .new_project import SCAFFOLD
+from .project import BUNDLED_BOARDS, SITE_MARKER, Area, Project, ProjectError
 from .render import render_pages
 from .stills import Stills
 
@@ -98,38 +105,54 @@ def chosen_engine(project: Project, engine: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class Staged:
-    """What `stage` wrote: the engine to run, its configuration file, and where the engine will write the site."""
+    """What `stage` wrote: the engine to run, its configuration file, and where the engine will write the site;
+    the files of the docs tree it wrote or removed (`changed`), and whether every page must be built again
+    (`whole`: the navigation, the theme or any other setting changed, which every page shows)."""
 
     engine: str
     config_file: Path
     site_dir: Path
+    changed: tuple[str, ...] = ()
+    whole: bool = True
 
 
 def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Path, site_url: str,
-          engine: str | None = None) -> Staged:
+          engine: str | None = None, parts: Parts | None = None) -> Staged:
     """Write everything the engine reads into `area`: the pages (with the generator's guide where the project's
     mkdocs.yml asks for it, `site_build.guide`), the theme overrides and the configuration
     (touching only files whose content changed, so a live preview reloads once per edit). The site goes to
-    `site_dir`, or to the area's own `site/` for an engine that writes only inside its configuration's folder."""
+    `site_dir`, or to the area's own `site/` for an engine that writes only inside its configuration's folder.
+    With `parts` (a preview's, kept between calls), only the pages whose inputs changed are made again."""
     config = read_config(project.config_file)
     chosen = engine or engine_setting(config, project.config_file)
     kept = Stills(project.work_dir / "stills")  # the charts' still images, kept between builds
     files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root), kept,
-                         engines.html_links_from_source(chosen))
+                         engines.html_links_from_source(chosen), parts)
     guide = None
     if guide_setting(config, project.config_file):  # this repository's reference site: the generator's guide
         from .guide import TAB, guide_nav, guide_pages
 
-        files.update(guide_pages(project))
+        files.update((parts or Fresh()).part("guide", lambda: [guide_inputs(project)],
+                                             lambda: {**guide_pages(project)}))
         guide = (TAB, guide_nav())
-    write_docs(files, area.docs_dir)
+    changed = write_docs(files, area.docs_dir)
     kept.sweep()
-    write_docs(dict(theme_files(project, config)), area.theme_dir)
+    theme_changed = write_docs(dict(theme_files(project, config)), area.theme_dir)
     out = site_dir if engines.writes_anywhere(chosen) else area.site_dir
-    inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url,
-                          nav=site_nav(records, files, guide), tabs=guide is not None)
-    write_config(engine_config(config, inputs, area.root), area.config_file)
-    return Staged(chosen, area.config_file, out)
+    nav = site_nav(records, files, guide)
+    inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url, nav=nav,
+                          tabs=guide is not None)
+    config_changed = write_config(engine_config(config, inputs, area.root), area.config_file)
+    return Staged(chosen, area.config_file, out, tuple(changed),
+                  bool(theme_changed) or config_changed or not all_titled(nav))
+
+
+def guide_inputs(project: Project) -> list[tuple[str, int, int]]:
+    """What the guide's pages are made from: its own folder, the measurements, and the code and templates they
+    describe (the package's modules and data)."""
+    code = {Path(m.__file__) for name, m in list(sys.modules.items()) if name.startswith("chutes.") and m.__file__}
+    return stats([project.guide_dir, project.benchmarks_file, *project.templates_dirs, BUNDLED_BOARDS,
+                  Path(str(SCAFFOLD)), *sorted(code)])
 
 
 def publishable(folder: Path) -> None:
@@ -165,8 +188,67 @@ def build_site(project: Project, records: Records, site_url: str | None = None, 
     chosen = chosen_engine(project, engine)
     with FileLock(project.work_dir / "build.lock"):
         _remove_leftovers(site_dir)
-        _publish(project, records(project), url, chosen, phase)
+        current = records(project)
+        with phase("comparing the inputs with the last build's"):
+            inputs = build_inputs(project, current, url, chosen)
+            unchanged = _published(project) == {"inputs": inputs, "site_dir": str(site_dir),
+                                                "site": _site_state(site_dir)}
+        if unchanged:
+            with phase("nothing changed since the last build: the published site stays"):
+                return site_dir
+        _stamp(project, None)
+        _publish(project, current, url, chosen, phase)
+        _stamp(project, {"inputs": inputs, "site_dir": str(site_dir), "site": _site_state(site_dir)})
     return site_dir
+
+
+def build_inputs(project: Project, records: list[BoardRecord], url: str, engine: str) -> str:
+    """A digest of everything a build reads: the records (their keys name their content), the templates,
+    hand-written pages and assets, theme overrides, the guide and its measurements, the settings, the site's
+    address, the engine, the build's date, the generator's own code, and every installed package's version
+    (the engine, its theme, Markdown's extensions). Files are read whole, so a file touched but not changed
+    counts as unchanged."""
+    config = read_config(project.config_file)
+    code = [Path(str(package_files(package))) for package in ("chutes", "chutes.compute", "chutes.site_build")]
+    folders = [*project.templates_dirs, *project.site_src_dirs, project.guide_dir, project.benchmarks_file,
+               project.config_file, *code]
+    own = custom_theme_dir(config, project.root)
+    contents = []
+    for path in sorted({p.resolve() for p in folders + ([own] if own else [])}):
+        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if file.is_file() and "__pycache__" not in file.parts:
+                contents.append((str(file), hashlib.sha256(file.read_bytes()).hexdigest()))
+    installed = sorted((d.metadata["Name"] or "", d.version) for d in metadata.distributions())
+    return digest(sorted((r.slug, r.key) for r in records), contents, url, engine, build_date(project.root),
+                  installed, sys.version)
+
+
+def _site_state(site_dir: Path) -> str:
+    """A digest of the published folder as it is: each file's path, size and modification time (a file changed,
+    added or removed there since, and the next build builds it again)."""
+    return digest(stats([site_dir]) if site_dir.is_dir() else None)
+
+
+def _stamp_file(project: Project) -> Path:
+    return project.work_dir / "published.json"
+
+
+def _published(project: Project) -> dict[str, str] | None:
+    """What the last build published (`_stamp`), or None."""
+    try:
+        stamp = json.loads(_stamp_file(project).read_text())
+    except (OSError, ValueError):
+        return None
+    return stamp if isinstance(stamp, dict) else None
+
+
+def _stamp(project: Project, published: dict[str, str] | None) -> None:
+    """Note what was published: the digest of its inputs, where, and the folder as written (None: forget it,
+    before a build that may fail half-way)."""
+    if published is None:
+        _stamp_file(project).unlink(missing_ok=True)
+    else:
+        _stamp_file(project).write_text(json.dumps(published, indent=1) + "\n")
 
 
 def _leftover_name(site_dir: Path, what: str) -> str:

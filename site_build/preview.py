@@ -17,11 +17,10 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from . import engines
+from .engines import QUIET_SECONDS
+from .incremental import Parts
 from .pipeline import Phase, Records, chosen_engine, no_phase, stage
 from .project import Project
-
-QUIET_SECONDS = 0.3
-"""How long the sources must stay unchanged before the preview is staged again (an editor saves in steps)."""
 
 
 def sources(project: Project) -> list[Path]:
@@ -40,11 +39,13 @@ def _watch_roots(project: Project, watched: list[Path]) -> list[Path]:
 
 
 class _Debounced(FileSystemEventHandler):
-    """Calls `action` once the watched sources have been quiet for QUIET_SECONDS after a change to one of them."""
+    """Calls `action` once the watched sources have been quiet for `quiet` seconds after a change to one of them
+    (at once with 0: the action waits for quiet itself)."""
 
-    def __init__(self, action: Callable[[], None], watched: Iterable[Path]) -> None:
+    def __init__(self, action: Callable[[], None], watched: Iterable[Path], quiet: float) -> None:
         self.action = action
         self.watched = list(watched)
+        self.quiet = quiet
         self.timer: threading.Timer | None = None
         self.lock = threading.Lock()
 
@@ -58,29 +59,43 @@ class _Debounced(FileSystemEventHandler):
         paths = [event.src_path, getattr(event, "dest_path", "")]
         if not any(self._concerns(str(p)) for p in paths if p):
             return
+        if not self.quiet:
+            self.action()
+            return
         with self.lock:
             if self.timer is not None:
                 self.timer.cancel()
-            self.timer = threading.Timer(QUIET_SECONDS, self.action)
+            self.timer = threading.Timer(self.quiet, self.action)
             self.timer.daemon = True
             self.timer.start()
 
 
 def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", engine: str | None = None,
           log: Callable[[str], None] = print, phase: Phase = no_phase) -> None:
-    """Preview the project at `dev_addr` until interrupted, staging again after every edit of its sources."""
+    """Preview the project at `dev_addr` until interrupted, staging again after every edit of its sources.
+
+    The records and the pages stay in memory between edits (`incremental.Parts`): an edit makes again only the
+    pages whose inputs it changed, and MkDocs builds only those (`engines.MkDocsPreview`); Zensical's own server
+    builds what changed in the docs tree."""
     area = project.preview_area
     url = f"http://{dev_addr}/"
     engine = chosen_engine(project, engine)
+    parts = Parts()
+    site = engines.MkDocsPreview(area.config_file, area.site_dir, url) if engine == "mkdocs" else None
     with phase("writing the pages"):
-        staged = stage(project, records(project), area, area.site_dir, url, engine)
+        staged = stage(project, records(project), area, area.site_dir, url, engine, parts)
+    if site is not None:
+        with phase("building the pages with MkDocs"):
+            site.build(staged.changed, staged.whole)
     refreshing = threading.Lock()
 
     def refresh() -> None:
         with refreshing:
             try:
-                stage(project, records(project), area, area.site_dir, url, engine)
-                log("preview updated")
+                again = stage(project, records(project), area, area.site_dir, url, engine, parts)
+                made = ", ".join(parts.made) or "none"
+                built = site.build(again.changed, again.whole) if site is not None else list(again.changed)
+                log(f"preview updated: pages made again: {made}; files built again: {len(built)}")
             except ValueError as exc:  # BoardError, SiteError, ProjectError: a line each; the last good pages stay
                 for line in str(exc).splitlines():
                     log(f"error: {line}")
@@ -89,12 +104,16 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
 
     observer = Observer()
     watched = sources(project)
-    handler = _Debounced(refresh, watched)
+    handler = (_Debounced(site.changed, watched, 0.0) if site is not None
+               else _Debounced(refresh, watched, QUIET_SECONDS))
     for folder in _watch_roots(project, watched):
         observer.schedule(handler, str(folder), recursive=True)
     observer.daemon = True
     observer.start()
     try:
-        engines.serve(staged.engine, staged.config_file, dev_addr, [area.theme_dir])
+        if site is not None:
+            site.serve(dev_addr, refresh)
+        else:
+            engines.serve(staged.engine, staged.config_file, dev_addr, [area.theme_dir])
     finally:
         observer.stop()

@@ -9,8 +9,10 @@ here: `docs_tree.write_docs` puts the files on disk.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -25,11 +27,12 @@ from jinja2 import (
 
 from ..compute.record.schema import BoardRecord, Skipped
 from . import constants, figures
-from .board_page import board_pages, chart_figures, headlines
+from .board_page import BoardPage, board_pages, chart_figures, headlines
 from .checks import SiteError
 from .design_page import DESIGN_LENGTH_FIGURE, design_boards
 from .downloads import distribution_csv, squares_csv
 from .house_rules_page import house_rule_groups
+from .incremental import Files, Fresh, Parts, template_sources
 from .literature_page import LITERATURE, literature_context
 from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from .records import record_schema, schema_parts
@@ -81,8 +84,6 @@ def _check_agreement(records: list[BoardRecord]) -> None:
                                 "disagrees with itself")
 
 
-Files = dict[str, str | bytes | Path]
-
 
 def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: Stills | None,
             from_source: bool) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
@@ -108,65 +109,110 @@ def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: St
 
 def render_pages(records: list[BoardRecord], templates: list[Path] | None = None,
                  sources: list[Path] | None = None, built: date | None = None,
-                 stills: Stills | None = None, html_from_source: bool = False) -> Files:
+                 stills: Stills | None = None, html_from_source: bool = False, parts: Parts | None = None) -> Files:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
 
     `templates` and `sources` are searched in order (a project's folder before the package's defaults).
     `built` is the build's date (default: today, UTC), which the board pages' citations give. With `stills`,
     every chart has its still image, drawn or taken from those kept (without: pages whose charts show nothing
     until drawn, for checks of the text); `html_from_source`: the engine reads the addresses in a page's HTML
-    from its source file's folder (`engines.html_links_from_source`)."""
+    from its source file's folder (`engines.html_links_from_source`). With `parts` (a preview's), a page whose
+    inputs (its templates, the records it reads, these settings) are those of the previous call is not made
+    again: each page below names its inputs."""
     env = _environment(templates or [DEFAULT_TEMPLATES])
     built = built or datetime.now(UTC).date()
     _check_agreement(records)
+    parts = parts or Fresh()
+    parts.start()
     pages, listed = board_pages(records)
+    settings = (built, html_from_source, stills is not None)
+    listed_keys = [p.record.key for p in listed]
+    every_key = [p.record.key for p in pages]
+
+    def uses(template: str, *more: object) -> Callable[[], list[object]]:
+        return lambda: [template_sources(env, template), settings, *more]
+
     files: Files = {}
     common = {"boards": listed}
-    files["index.md"] = _render(env, "index.md.j2", **common)
-    curves = [(p.title, p.record.series.length) for p in listed]
-    overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False),
-                               "compare-cumulative": figures.overlay_figure(curves, cumulative=True)},
-                              "compare", files, stills, html_from_source)
-    files["compare.md"] = _render(env, "compare.md.j2",
-        **common, overlay=overlays["compare-length"], overlay_cumulative=overlays["compare-cumulative"],
-        stills=sizes,
-        tables={"compare-length": overlay_table(curves, False, "Chance of each game length, per board"),
-                "compare-cumulative": overlay_table(curves, True, "Chance the game is over by each turn, per board")})
-    groups = house_rule_groups(listed)
-    if groups:
-        overlays, sizes = _charts({f"house-{base.slug}": figures.overlay_figure(
-            [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True)
-            for base, variants in groups}, "house-rules", files, stills, html_from_source)
-        files["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, stills=sizes,
-                                          charts={base.slug: overlays[f"house-{base.slug}"] for base, _ in groups})
-    literature = literature_context(sources or [DEFAULT_SITE_SRC], pages)
-    if literature is not None:
-        files["literature.md"] = _render(env, "literature.md.j2", **literature)
-    starts = design_boards(listed)
-    files["design.md"] = _render(env, "design.md.j2", boards=figures.safe_json(starts),
-                                 choices=[(b["slug"], b["title"]) for b in starts],
-                                 length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE),
-                                 within=constants.site_constants()["WITHIN"])
-    schema = record_schema()
-    files["data.md"] = _render(env, "data.md.j2", boards=pages, schema=schema_parts(schema))
-    files["data/schema.json"] = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    for page in pages:
-        charts, sizes = _charts(chart_figures(page), f"boards/{page.slug}", files, stills, html_from_source)
+    files.update(parts.part("index", uses("index.md.j2", listed_keys), lambda: {
+        "index.md": _render(env, "index.md.j2", **common)}))
+
+    def compare() -> Files:
+        made: Files = {}
+        curves = [(p.title, p.record.series.length) for p in listed]
+        overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False),
+                                   "compare-cumulative": figures.overlay_figure(curves, cumulative=True)},
+                                  "compare", made, stills, html_from_source)
+        made["compare.md"] = _render(env, "compare.md.j2",
+            **common, overlay=overlays["compare-length"], overlay_cumulative=overlays["compare-cumulative"],
+            stills=sizes,
+            tables={"compare-length": overlay_table(curves, False, "Chance of each game length, per board"),
+                    "compare-cumulative": overlay_table(curves, True,
+                                                        "Chance the game is over by each turn, per board")})
+        return made
+
+    files.update(parts.part("compare", uses("compare.md.j2", listed_keys), compare))
+
+    def house_rules() -> Files:
+        made: Files = {}
+        groups = house_rule_groups(listed)
+        if groups:
+            overlays, sizes = _charts({f"house-{base.slug}": figures.overlay_figure(
+                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True)
+                for base, variants in groups}, "house-rules", made, stills, html_from_source)
+            made["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, stills=sizes,
+                                             charts={base.slug: overlays[f"house-{base.slug}"] for base, _ in groups})
+        return made
+
+    files.update(parts.part("house-rules", uses("house-rules.md.j2", listed_keys), house_rules))
+
+    def literature() -> Files:
+        found = literature_context(sources or [DEFAULT_SITE_SRC], pages)
+        return {} if found is None else {"literature.md": _render(env, "literature.md.j2", **found)}
+
+    literature_files = [(folder / LITERATURE).read_bytes() if (folder / LITERATURE).is_file() else b""
+                        for folder in sources or [DEFAULT_SITE_SRC]]
+    files.update(parts.part("literature", uses("literature.md.j2", every_key, literature_files), literature))
+
+    def design() -> Files:
+        starts = design_boards(listed)
+        return {"design.md": _render(env, "design.md.j2", boards=figures.safe_json(starts),
+                                     choices=[(b["slug"], b["title"]) for b in starts],
+                                     length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE),
+                                     within=constants.site_constants()["WITHIN"])}
+
+    files.update(parts.part("design", uses("design.md.j2", listed_keys), design))
+
+    def data() -> Files:
+        schema = record_schema()
+        return {"data.md": _render(env, "data.md.j2", boards=pages, schema=schema_parts(schema)),
+                "data/schema.json": json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"}
+
+    files.update(parts.part("data", uses("data.md.j2", every_key), data))
+
+    def board(page: BoardPage) -> Files:
+        made: Files = {}
+        charts, sizes = _charts(chart_figures(page), f"boards/{page.slug}", made, stills, html_from_source)
         calculator = figures.safe_json(page.record.players.calculator.model_dump(mode="json"))
         alive = figures.safe_json(figures.alive_data(page.record.series.positions))
-        files[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
-                                                  in_menu=page in listed, alive=alive, stills=sizes,
-                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
-                                                  tables=board_tables(page.record, page.experiments, list(charts)),
-                                                  build_year=str(built.year),
-                                                  build_date=f"{built.day} {built:%B} {built.year}")
-        files[page.json_file] = page.json_text
-        files[page.fraction_file] = page.fraction_text
+        made[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
+                                                 in_menu=page in listed, alive=alive, stills=sizes,
+                                                 jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
+                                                 tables=board_tables(page.record, page.experiments, list(charts)),
+                                                 build_year=str(built.year),
+                                                 build_date=f"{built.day} {built:%B} {built.year}")
+        made[page.json_file] = page.json_text
+        made[page.fraction_file] = page.fraction_text
         if page.three_file and page.three_text:
-            files[page.three_file] = page.three_text
-        files[page.csv_file] = distribution_csv(page.record)
-        files[page.squares_file] = squares_csv(page.record)
-        files[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record))
+            made[page.three_file] = page.three_text
+        made[page.csv_file] = distribution_csv(page.record)
+        made[page.squares_file] = squares_csv(page.record)
+        made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record))
+        return made
+
+    for page in pages:
+        files.update(parts.part(f"boards/{page.slug}", uses("board.md.j2", page.record.key, page in listed),
+                                partial(board, page)))
     for folder in reversed(sources or [DEFAULT_SITE_SRC]):
         for source in sorted(folder.rglob("*")):
             rel = source.relative_to(folder)
@@ -174,4 +220,5 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
                 files[rel.as_posix()] = source
     files[constants.SCRIPT] = constants.constants_script()
     files[figures.TEMPLATE_SCRIPT] = figures.template_script()
+    parts.finish()
     return files

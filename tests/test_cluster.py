@@ -56,15 +56,16 @@ def test_solve_with_a_scheduler_prints_the_same(cluster) -> None:
 
 @pytest.mark.xdist_group("cluster")
 def test_compute_with_a_scheduler_stores_the_same_records(cluster, tmp_path) -> None:
+    """Whole boards go to the workers (one each here), and their records come back the same bytes."""
     records = {}
     for name, extra in (("cluster", ["--scheduler", cluster.scheduler_address]), ("here", [])):
-        project = new_project(tmp_path / name)
+        project = new_project(tmp_path / name, ["tiny", "short"])
         before = _executed(cluster)
         done = chutes("compute", "--project", str(project.root), *extra)
         assert done.returncode == 0, done.stderr
         assert _every_worker_ran_more(before, _executed(cluster)) == (name == "cluster")
         records[name] = {path.name: path.read_bytes() for path in project.cache_dir.glob("*.json")}
-    assert len(records["here"]) == 1 and records["cluster"] == records["here"]
+    assert len(records["here"]) == 2 and records["cluster"] == records["here"]
 
 
 def test_a_cluster_that_cannot_be_used_is_one_line(tmp_path, monkeypatch) -> None:

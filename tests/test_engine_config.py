@@ -42,10 +42,11 @@ def test_the_engine_configuration_is_complete_and_its_navigation_comes_from_the_
     assert (built.build_area.theme_dir / "main.html").is_file()
     assert config["site_url"] == "http://127.0.0.1:8000/" and "hooks" not in config
     assert "chutes" not in str(config["plugins"]) and "search" in config["plugins"]
-    boards = next(entry["Boards"] for entry in config["nav"] if isinstance(entry, dict))
-    assert boards == ["boards/short.md"], "tiny says listed = false: built, not in the menu"
+    boards = next(entry["Boards"] for entry in config["nav"] if "Boards" in entry)
+    assert boards == [{"A short test board (50 squares)": "boards/short.md"}], \
+        "tiny says listed = false: built, not in the menu (each page under its title)"
     assert (built.build_area.docs_dir / "boards" / "tiny.md").is_file()
-    assert config["nav"][0] == "index.md" and "method.md" in config["nav"]
+    assert config["nav"][0] == {"Home": "index.md"} and {"Method": "method.md"} in config["nav"]
     fence = config["markdown_extensions"][-1]["pymdownx.superfences"]["custom_fences"][0]["format"]
     assert fence.__name__ == "block", "a !!python/name tag is written back as a tag"
 

@@ -3,6 +3,7 @@ board prints its one-line error and the last good pages stay. Only the boards th
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -29,9 +30,9 @@ def _free_port() -> int:
 class Preview:
     """A `chutes serve` process on a free port, its standard error collected in a file."""
 
-    def __init__(self, root: Path, *options: str) -> None:
+    def __init__(self, root: Path, *options: str, port: int | None = None) -> None:
         self.root = root
-        self.port = _free_port()
+        self.port = port or _free_port()
         self.log = root.parent / "serve.log"
         env = {k: v for k, v in os.environ.items() if k != "CHUTES_SITE_URL"}
         self.process = subprocess.Popen([sys.executable, "-m", "chutes", "serve", "--dev-addr",
@@ -136,3 +137,111 @@ def test_the_zensical_preview_shows_an_edited_board_too(tmp_path: Path) -> None:
         assert not project.site_dir.exists(), "the preview never writes the project's site"
     finally:
         served.stop()
+
+
+def _built(root: Path, text: str = "") -> dict[str, int]:
+    """The preview's built pages (those holding `text`) and their modification times (ns), by address."""
+    site = root / ".cache" / "preview" / "site"
+    return {p.parent.relative_to(site).as_posix(): p.stat().st_mtime_ns for p in site.rglob("index.html")
+            if text in p.read_text()}
+
+
+def _rebuilt(before: dict[str, int], after: dict[str, int]) -> set[str]:
+    return {page for page, stamp in after.items() if before.get(page) != stamp}
+
+
+def _settled(preview: Preview, updates: int) -> str:
+    """Wait for the preview's `updates`-th "preview updated" line; that line."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        lines = [line for line in preview.errors().splitlines() if "preview updated" in line]
+        if len(lines) >= updates:
+            return lines[updates - 1]
+        time.sleep(0.2)
+    pytest.fail(f"no update {updates}:\n{preview.errors()}")
+
+
+def test_an_edit_rebuilds_exactly_the_pages_that_show_it(tmp_path: Path) -> None:
+    """A template two pages import, a board's title and a hand-written page, edited in a running preview: every
+    page that shows them is updated (the title: its page, the home table, the comparison, the data page and every
+    page's menu), and no other page is built again (the HTML files' times)."""
+    project = new_project(tmp_path / "p", ["tiny", "short"])
+    served = Preview(project.root)
+    try:
+        served.until("boards/short/", lambda s, t: s == 200, "the first build")
+        (project.root / "templates").mkdir()
+        card = (Path(__file__).parent.parent / "templates" / "_card.j2").read_text()
+        marker = "How long will our game take?"
+        showing = _built(project.root, marker)
+        assert {"boards/tiny", "boards/short"} <= set(showing), showing
+        before = _built(project.root)
+        (project.root / "templates" / "_card.j2").write_text(card.replace(marker, "How long is a kitchen game?"))
+        update = _settled(served, 1)
+        for page in showing:
+            served.until(f"{page}/", lambda s, t: "How long is a kitchen game?" in t, f"the edited card on /{page}/")
+        assert _rebuilt(before, _built(project.root)) == set(showing), update
+        assert "pages made again: index, boards/short, boards/tiny;" in update, update
+
+        before = _built(project.root)
+        title = "A short test board (50 squares)"
+        _edit(project.boards_dir / "short.toml", f'title = "{title}"', 'title = "Our kitchen board"')
+        update = _settled(served, 2)
+        for page in ("boards/short/", "", "compare/", "data/", "method/", "boards/tiny/"):
+            served.until(page, lambda s, t: "Our kitchen board" in t and title not in t, f"the new title on /{page}")
+        assert _rebuilt(before, _built(project.root)) == set(before), "a new title is in every page's menu"
+        assert "boards/tiny" not in update.split("files built")[0], update
+
+        before = _built(project.root)
+        (project.root / "site_src" / "method.md").write_text("# Method\n\nOur own method page.\n")
+        update = _settled(served, 3)
+        served.until("method/", lambda s, t: "Our own method page." in t, "a hand-written page")
+        assert _rebuilt(before, _built(project.root)) == {"method"}, update
+        assert "pages made again: none;" in update, update
+        assert _site(project.root / ".cache" / "preview" / "site") == _site(_whole_build(project.root, served.port)), \
+            "the pages built one by one are those a whole build writes"
+    finally:
+        served.stop()
+
+
+def _whole_build(root: Path, port: int) -> Path:
+    """The preview's inputs built whole by MkDocs, into a folder of their own."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    url = f"http://127.0.0.1:{port}/"
+    config = load_config(config_file=str(root / ".cache" / "preview" / "mkdocs.yml"), site_dir=str(root / "whole"))
+    config.site_url = url
+    build(config, serve_url=url)
+    return root / "whole"
+
+
+def _site(folder: Path) -> dict[str, object]:
+    """A built site's files, the search index's entries as a set (their order is the engine's)."""
+    files: dict[str, object] = {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
+                                if p.is_file()}
+    index = json.loads(files.pop("search/search_index.json"))
+    files["search"] = (index["config"], sorted(json.dumps(entry, sort_keys=True) for entry in index["docs"]))
+    return files
+
+
+def test_a_preview_started_again_builds_only_what_changed_meanwhile(tmp_path: Path) -> None:
+    """The preview keeps its site: started again after a page was edited (and a board removed), it builds only
+    that page (and removes the board's), and its site is what a whole build writes."""
+    project = new_project(tmp_path / "p", ["tiny", "short"])
+    served = Preview(project.root)
+    served.until("boards/short/", lambda s, t: s == 200, "the first build")
+    served.stop()
+    before = _built(project.root)
+    (project.root / "site_src" / "method.md").write_text("# Method\n\nWritten while the preview was off.\n")
+    (project.boards_dir / "tiny.toml").unlink()
+    again = Preview(project.root, port=served.port)
+    try:
+        again.until("method/", lambda s, t: "Written while the preview was off." in t, "the page edited meanwhile")
+        assert again.fetch("boards/tiny/")[0] == 404
+        after = _built(project.root)
+        assert _rebuilt(before, after) == {"method", "data"}, "only the edited page and the list of every board"
+        assert "boards/tiny" not in after
+        assert _site(project.root / ".cache" / "preview" / "site") == _site(_whole_build(project.root, again.port))
+    finally:
+        again.stop()

@@ -14,6 +14,7 @@ from .group import PLAIN_DIGITS, CommandFunction, main, open_project, project_op
 
 if TYPE_CHECKING:
     from chutes.compute.record.schema import BoardRecord
+    from chutes.compute.stage import Known
     from chutes.site_build.project import Project
 
 
@@ -39,7 +40,10 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
     cache's check read them; a record computed in this run is read from its file).
 
     Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done.
-    With a Dask `scheduler`, the boards' work modulo primes and their experiments run on that cluster."""
+    With a Dask `scheduler`, each board due is computed on a worker of that cluster (and stored here). The records
+    read are kept for the next call (`chutes serve` calls it after every edit): a file unchanged is not read again."""
+    known: Known = {}
+
     def records(project: Project) -> list[BoardRecord]:
         from chutes.compute.store.sweep import start_workers_early
         from chutes.site_build.records import load_record
@@ -58,6 +62,7 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
         try:
             outcomes = update(boards, ResultCache(project.cache_dir), force=force, log=say,
                               jobs=os.cpu_count() or 1, prune=not only, progress=False, scheduler=scheduler,
+                              known=known,
                               on_start=None if quiet else lambda b, s: shown.start(b.slug, s),
                               on_done=None if quiet else lambda o: shown.done(o.slug, o.computed, o.seconds,
                                                                               o.estimate, o.path.name))
@@ -72,8 +77,8 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
                                     "results as JSON (unchanged boards are not recomputed).")
 @click.option("--only", multiple=True, metavar="SLUG", help="Only this board (repeatable).")
 @click.option("--force", is_flag=True, help="Recompute even when the cache is up to date.")
-@scheduler_option("Do the exact work modulo many primes and the experiments on this Dask cluster "
-                  "(e.g. tcp://10.0.0.5:8786); the boards are still computed and stored here.")
+@scheduler_option("Compute the boards on this Dask cluster's workers, longest first (e.g. tcp://10.0.0.5:8786); "
+                  "their records are checked and stored here.")
 @_paths
 def compute_command(only: tuple[str, ...], force: bool, scheduler: str | None, boards_dir: Path | None,
                     cache_dir: Path | None, project: Path | None) -> None:
