@@ -17,7 +17,10 @@ from ..solve.exact import bounds_after
 from ..solve.jumps import jump_usage, shortest_game
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..solve.duel import Duel
+    from ..solve.strategy import Options
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
@@ -112,7 +115,7 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
     named = {key: flips(play.options) for key, _, flips in STRATEGIES}
     simple = []
     for words, keys in SIMPLE_RULES:
-        W = evaluate(play.options, set().union(*(named[k] for k in keys)))
+        W = evaluate(play.options, set().union(*(named[k] for k in keys)), board.start)
         if W is not None:
             simple.append((1 + W[board.start], words))
     never = next(value for key, _, value in rows if key == "never")
@@ -135,16 +138,23 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
                         "loss": None if value is None else exact_json(value - best)} for key, label, value in rows],
         "both_best": exact_json(chain.first_player_wins),
         "both_best_second": exact_json(1 - chain.first_player_wins),
-        **({"against_box": _duel_json(duel.best_against_box(play.options)),
-            "both_maximise": _duel_json(duel.both_maximise(play.options))}
-           if len(play.options.squares) <= duel.MAX_STATES else {"against_box": None, "both_maximise": None}),
+        "against_box": _certified(duel.best_against_box, play.options),
+        "both_maximise": _certified(duel.both_maximise, play.options),
         "advice": advice,
     }
 
 
-def _duel_json(found: Duel) -> dict[str, Any]:
-    from ..solve.duel import CERTIFIED_DIGITS, GUARD_DIGITS
+def _certified(game: Callable[[Options], Duel], options: Options) -> dict[str, Any] | None:
+    """A two-player game's JSON, or None above duel.MAX_STATES squares or where its certification does not settle
+    (its rounds of refinement and play changes run out, or an interval straddles a rounding boundary)."""
+    from ..solve.duel import CERTIFIED_DIGITS, GUARD_DIGITS, MAX_STATES
 
+    if len(options.squares) > MAX_STATES:
+        return None
+    try:
+        found = game(options)
+    except ArithmeticError:
+        return None
     return {"first": found.first.decimal, "second": found.second.decimal,
             "error_bound": f"1e-{CERTIFIED_DIGITS + GUARD_DIGITS}", "flips": found.flips, "depends": found.depends}
 

@@ -35,7 +35,7 @@ SCALE_BITS = 320
 GUARD_DIGITS = 10
 """The error is driven below 10^-(CERTIFIED_DIGITS + GUARD_DIGITS), so that the interval almost never straddles a
 rounding boundary of the last decimal (`chance` refuses one that does)."""
-MAX_ROUNDS = 12
+MAX_ROUNDS = 40
 """Refinements and play changes together, at most."""
 FLOAT_ROUNDS = 100_000
 
@@ -125,10 +125,11 @@ def _float_solve(r: _Rolls, symmetric: bool, plays: list[np.ndarray | None]) -> 
     return used
 
 
-def _system(r: _Rolls, symmetric: bool, plays: list[np.ndarray], mode: tuple[int, int, int]
-            ) -> tuple[Any, np.ndarray]:
+def _system(r: _Rolls, symmetric: bool, plays: list[np.ndarray], mode: tuple[int, int, int],
+            reach: list[np.ndarray]) -> tuple[Any, np.ndarray]:
     """The plays' equations in `mode`, W·V − Σ weight·(the outcomes' values) = Σ weight·(their constants), as a
-    sparse matrix over every player's V(i, j) and the constants (floats)."""
+    sparse matrix over every player's V(i, j) and the constants (floats). A pair not in `reach` (the pairs a game
+    can end from) gets V = 0: nobody ever wins from there, and its equations would be singular."""
     from scipy.sparse import coo_matrix
 
     count, n = (1 if symmetric else 2), r.n
@@ -147,10 +148,13 @@ def _system(r: _Rolls, symmetric: bool, plays: list[np.ndarray], mode: tuple[int
         cols += [(p * n * n + to * n + jj)[own], (q * n * n + jj * n + to)[theirs]]
         vals += [-w[own], -sign * w[theirs]]
     size = count * n * n
+    occurs = np.concatenate([x.ravel() for x in reach])
     diagonal = np.arange(size)
-    A = coo_matrix((np.concatenate([np.full(size, float(r.total))] + [v.astype(float) for v in vals]),
-                    (np.concatenate([diagonal] + rows), np.concatenate([diagonal] + cols))), shape=(size, size))
-    return A.tocsc(), b.astype(float)
+    row, col, val = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals).astype(float)
+    kept = occurs[row]
+    A = coo_matrix((np.concatenate([np.full(size, float(r.total)), val[kept]]),
+                    (np.concatenate([diagonal, row[kept]]), np.concatenate([diagonal, col[kept]]))), shape=(size, size))
+    return A.tocsc(), np.where(occurs, b, 0.0)
 
 
 @dataclass(frozen=True)
@@ -207,6 +211,34 @@ class _Game:
                         todo.append((q, a, b))
         return seen
 
+    def _ending(self, plays: list[np.ndarray]) -> list[np.ndarray]:
+        """The pairs from which a game can end under the plays (someone can win): backwards from every pair with a
+        winning outcome. From any other pair nobody ever wins, so each player's chance there is 0."""
+        r, n = self.r, self.r.n
+        before: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+        found = [np.zeros((n, n), dtype=bool) for _ in range(self.count)]
+        todo = []
+        for p in range(self.count):
+            for k in range(len(r.square)):
+                i = int(r.square[k])
+                for j in range(n):
+                    for w, kind, to in r.options[k, int(plays[p][k, j])]:
+                        if w == 0:
+                            continue
+                        if kind == 0:
+                            if not found[p][i, j]:
+                                found[p][i, j] = True
+                                todo.append((p, i, j))
+                            continue
+                        nxt = (p, int(to), j) if kind == 1 else ((0 if self.symmetric else 1 - p), j, int(to))
+                        before.setdefault(nxt, []).append((p, i, j))
+        while todo:
+            for p, i, j in before.get(todo.pop(), ()):
+                if not found[p][i, j]:
+                    found[p][i, j] = True
+                    todo.append((p, i, j))
+        return found
+
     def _residual(self, V: list[np.ndarray], plays: list[np.ndarray], one: int) -> list[np.ndarray]:
         """W·V − W·F(V) exactly, V integers over `one` (object arrays)."""
         others = self._others(V)
@@ -216,14 +248,14 @@ class _Game:
         n = self.r.n
         return [x[p * n * n:(p + 1) * n * n].reshape(n, n) for p in range(self.count)]
 
-    def _kappa(self, plays: list[np.ndarray], reach: list[np.ndarray]) -> int:
+    def _kappa(self, plays: list[np.ndarray], reach: list[np.ndarray], ending: list[np.ndarray]) -> int:
         """κ: the largest entry of integers v ≥ 0 with W·v − W·|T|(v) ≥ W on every reachable pair, checked exactly.
         v = ⌈2u⌉ for u the rolls left in floats (u = |T|u + 1): then v − |T|v ≥ 2 − |T|1 ≥ 1, whatever u's
         rounding, as long as u is within a fraction of a roll of its value."""
         from scipy.sparse.linalg import spsolve
 
         r = self.r
-        A, _ = _system(r, self.symmetric, plays, COUNTING)
+        A, _ = _system(r, self.symmetric, plays, COUNTING, ending)
         u = self._split(spsolve(A, np.full(A.shape[0], float(r.total))))
         scaled = [np.vectorize(lambda x: int(np.ceil(2 * x)) if np.isfinite(x) and x > 0 else 0,
                                otypes=[object])(x) for x in u]
@@ -245,31 +277,41 @@ class _Game:
                                                  for m in maximisers])
         as_integers = np.vectorize(lambda x: int(round(x * one)), otypes=[object])
         lu, exact = None, None
+        seen: set[bytes] = set()
+        single = False
         for _ in range(MAX_ROUNDS):
             if lu is None:
-                A, b = _system(r, self.symmetric, plays, GAME)
+                reach, ending = self._reachable(plays), self._ending(plays)
+                if any((x & ~e).any() for x, e in zip(reach, ending)):
+                    raise ArithmeticError("under the plays found, a game from the start could go on forever")
+                A, b = _system(r, self.symmetric, plays, GAME, ending)
                 lu = splu(A)
                 exact = [as_integers(x) for x in self._split(lu.solve(b))]
-                reach = self._reachable(plays)
-                kappa = self._kappa(plays, reach)
+                kappa = self._kappa(plays, reach, ending)
             assert exact is not None
             residual = self._residual(exact, plays, one)
             worst = max(max(abs(x) for x in res[reach[p]]) for p, res in enumerate(residual))
             error = Fraction(kappa * worst, r.total * one)
-            if self._improve(exact, plays, error, one, maximisers, reach):
+            final = error < Fraction(1, 10 ** (CERTIFIED_DIGITS + GUARD_DIGITS))
+            seen.add(b"".join(x.tobytes() for x in plays))
+            if self._improve(exact, plays, error, one, maximisers, reach, final, single):
+                single = single or b"".join(x.tobytes() for x in plays) in seen  # a play seen before: a cycle
                 lu = None
                 continue
-            if error < Fraction(1, 10 ** (CERTIFIED_DIGITS + GUARD_DIGITS)):
+            if final:
                 return exact, plays, error
-            rhs = np.concatenate([np.vectorize(lambda x: -float(Fraction(x, one)))(res).ravel() for res in residual])
+            as_floats = np.vectorize(lambda x: -float(Fraction(x, one)))
+            rhs = np.concatenate([np.where(ending[p], as_floats(res), 0.0).ravel()  # where nobody can win, V stays 0
+                                  for p, res in enumerate(residual)])
             delta = self._split(lu.solve(rhs))  # the correction: the same equations' linear part, in floats
             exact = [e + as_integers(d) for e, d in zip(exact, delta)]
         raise ArithmeticError("the two-player values did not settle")
 
     def _improve(self, exact: list[np.ndarray], plays: list[np.ndarray], error: Fraction, one: int,
-                 maximisers: tuple[bool, ...], reach: list[np.ndarray]) -> bool:
-        """Replace every choice of a maximiser that the other choice beats by more than the error allows (a tie
-        within it stays, or becomes, not flipping); whether any changed."""
+                 maximisers: tuple[bool, ...], reach: list[np.ndarray], final: bool, single: bool) -> bool:
+        """Replace every choice of a maximiser that the other choice beats by more than the error allows (with
+        `single`, only the one that gains most); a choice within it stays as it is until the values are `final`,
+        then becomes not flipping (so the play does not depend on the rounds' precision). Whether any changed."""
         r = self.r
         others = self._others(exact)
         changed = False
@@ -283,11 +325,15 @@ class _Game:
                              for k in range(len(r.square))])
             keep = np.array([[not r.can_flip[k] or abs(gain[k, j]) <= margin for j in range(r.n)]
                              for k in range(len(r.square))])
-            new = np.where(keep, False, flip)
+            new = np.where(keep, False if final else plays[p], flip)
             live = reach[p][r.square]  # rows k at the squares j where the player can be: K × n
-            if (new != plays[p])[live].any():
-                changed = True
-            plays[p] = np.where(live, new, plays[p])
+            switch = (new != plays[p]) & live
+            if switch.any() and single:  # one switch, the largest gain: switching every one at once can cycle
+                k, j = max(zip(*np.nonzero(switch)), key=lambda kj: abs(gain[kj[0], kj[1]]))
+                switch = np.zeros_like(switch)
+                switch[k, j] = True
+            changed = changed or bool(switch.any())
+            plays[p] = np.where(switch, new, plays[p])
         return changed
 
     def chance(self, p: int, i: int, j: int, exact: list[np.ndarray], error: Fraction) -> Certified:

@@ -101,36 +101,57 @@ def _can_finish(moves: dict[int, list[tuple[int, _Option, _Option | None]]], las
     return found
 
 
-def _system(opts: Options, flips: set[Decision]) -> tuple[fmpz_mat, fmpz_mat] | None:
-    """w·I − (the play's outcomes among the squares), and the weight of the outcomes that end a turn without
-    winning: the play's equations in integers. None if the play can move into a square outside `opts.squares`."""
-    index = {q: i for i, q in enumerate(opts.squares)}
+def _chosen(opts: Options, flips: set[Decision], q: int) -> list[tuple[int, int, bool]]:
+    """The outcomes of every roll from square q under a play."""
+    return [o for r, stay, flip in opts.rolls[q] for o in (flip if (q, r) in flips and flip is not None else stay)]
+
+
+def _reached(opts: Options, flips: set[Decision], origin: int) -> list[int] | None:
+    """The squares a game from `origin` can reach under a play (in the options' order), None if one lies outside
+    the options' squares (the game could not end from there)."""
+    last, seen, todo = opts.board.squares, {origin}, [origin]
+    while todo:
+        for _, nxt, _ in _chosen(opts, flips, todo.pop()):
+            if nxt != last and nxt not in seen:
+                if nxt not in opts.rolls:
+                    return None
+                seen.add(nxt)
+                todo.append(nxt)
+    return [q for q in opts.squares if q in seen]
+
+
+def _system(opts: Options, flips: set[Decision], squares: list[int]) -> tuple[fmpz_mat, fmpz_mat] | None:
+    """w·I − (the play's outcomes among `squares`), and the weight of the outcomes that end a turn without
+    winning: the play's equations in integers. None if the play can move outside `squares`."""
+    index = {q: i for i, q in enumerate(squares)}
     d, w, last = len(index), opts.board.roll_weight, opts.board.squares
     A = [[w * (i == j) for j in range(d)] for i in range(d)]
     b = [0] * d
     for q, i in index.items():
-        for r, stay, flip in opts.rolls[q]:
-            for weight, nxt, goes_on in flip if (q, r) in flips and flip is not None else stay:
-                if nxt == last:
-                    continue
-                if nxt not in index:
-                    return None
-                A[i][index[nxt]] -= weight
-                b[i] += 0 if goes_on else weight
+        for weight, nxt, goes_on in _chosen(opts, flips, q):
+            if nxt == last:
+                continue
+            if nxt not in index:
+                return None
+            A[i][index[nxt]] -= weight
+            b[i] += 0 if goes_on else weight
     return fmpz_mat(A), fmpz_mat(d, 1, b)
 
 
-def evaluate(opts: Options, flips: Iterable[Decision]) -> dict[int, Fraction] | None:
-    """W under a play (the flips it makes), exactly; None if the game can fail to end under it."""
-    system = _system(opts, set(flips))
-    if system is None:
+def evaluate(opts: Options, flips: Iterable[Decision], origin: int | None = None) -> dict[int, Fraction] | None:
+    """W under a play (the flips it makes), exactly, on every square (or, from `origin`, on the squares a game from
+    there can reach); None if the game can fail to end under it from one of them."""
+    chosen = set(flips)
+    squares = list(opts.squares) if origin is None else _reached(opts, chosen, origin)
+    system = None if squares is None else _system(opts, chosen, squares)
+    if system is None or squares is None:
         return None
     A, b = system
     try:
         W = A.solve(b)
     except ZeroDivisionError:  # singular: some square's game never ends under this play
         return None
-    return {q: Fraction(int(W[i, 0].p), int(W[i, 0].q)) for i, q in enumerate(opts.squares)}
+    return {q: Fraction(int(W[i, 0].p), int(W[i, 0].q)) for i, q in enumerate(squares)}
 
 
 def _value(option: _Option, W: dict[int, Fraction] | dict[int, float], last: int):
@@ -297,7 +318,7 @@ def compared(play: Play) -> list[tuple[str, str, Fraction | None]]:
     opts, start = play.options, play.options.board.start
     out: list[tuple[str, str, Fraction | None]] = []
     for key, label, flips in STRATEGIES:
-        W = evaluate(opts, flips(opts))
+        W = evaluate(opts, flips(opts), start)
         out.append((key, label, None if W is None else 1 + W[start]))
     out.append(("best", "The best play", play.expected_turns(start)))
     return out
