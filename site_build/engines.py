@@ -140,16 +140,23 @@ def serve(engine: str, config_file: Path, dev_addr: str, watch: list[Path]) -> N
         _zensical_serve(config_file, dev_addr)
 
 
-def _mkdocs_serve(config_file: Path, dev_addr: str, watch: list[Path]) -> None:
-    from mkdocs.commands.serve import serve as mkdocs_serve
-    from mkdocs.exceptions import MkDocsException
-
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+def _show_mkdocs_log() -> tuple[logging.Logger, logging.Handler]:
+    """MkDocs' messages on standard error, as `mkdocs serve` prints them (level, then the message): its logger and
+    the handler added, to remove when the preview stops."""
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
     log = logging.getLogger("mkdocs")
     log.addHandler(handler)
     log.setLevel(logging.INFO)
+    return log, handler
+
+
+def _mkdocs_serve(config_file: Path, dev_addr: str, watch: list[Path]) -> None:
+    from mkdocs.commands.serve import serve as mkdocs_serve
+    from mkdocs.exceptions import MkDocsException
+
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    log, handler = _show_mkdocs_log()
     try:
         mkdocs_serve(config_file=str(config_file), livereload=True, watch=[str(p) for p in watch],
                      dev_addr=dev_addr)
@@ -290,11 +297,7 @@ class MkDocsPreview:
         self.server = LiveReloadServer(builder=refresh, host=host, port=int(port), root=str(self.site_dir))
         self.server.build_delay = QUIET_SECONDS
         self.server.error_handler = self._error_page
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-        log = logging.getLogger("mkdocs")
-        log.addHandler(handler)
-        log.setLevel(logging.INFO)
+        log, handler = _show_mkdocs_log()
         try:
             self.server.serve()
         except OSError as exc:
