@@ -60,13 +60,14 @@ def test_records_are_the_same_bytes_under_other_processors_kernels_and_threads()
 
 
 def test_a_fixed_order_product_adds_row_after_row() -> None:
-    """x·M in a fixed order is, bit for bit, the sum of xᵢ·Mᵢ added row after row (each step one IEEE rounding)."""
-    from chutes.compute.solve.floats import dense_times
+    """x·Q in a fixed order is, bit for bit, the sum of xᵢ·Qᵢ added row after row (each step one IEEE rounding), on
+    a dense turn chain (a six rolling again)."""
+    from helpers import chain
 
-    rng = np.random.default_rng(1)
-    x, M = rng.random(300), rng.random((300, 300))
-    fixed = dense_times(x, M)
-    by_hand = np.zeros(300)
-    for i in range(300):
-        by_hand += x[i] * M[i]
+    c = chain("classic-roll-again")
+    x = np.random.default_rng(1).random(c.size)
+    fixed = c.floats.step(x)
+    by_hand = np.zeros(c.size)
+    for i in range(c.size):
+        by_hand += x[i] * c.Q_float[i]
     assert np.array_equal(fixed, by_hand)

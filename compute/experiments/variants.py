@@ -218,7 +218,8 @@ class RollChain:
 # --- one more chute or ladder: the first player's chance, in double precision ----------------------------
 
 
-def _exact_updates(chain: TurnChain, feet: Sequence[int]) -> dict[str, dict[int, np.ndarray] | np.ndarray]:
+def _exact_updates(chain: TurnChain, feet: Sequence[int]
+                   ) -> tuple[np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]:
     """What every added jump's update is made of, exactly, then correctly rounded to floats. With B the rolls that
     continue a turn and N = (I − B)⁻¹ (N = I without roll-again), for each foot i: Na = N·a and g = N·b (a, b:
     the chances of landing on i with a roll that ends the turn, or continues it), and R = N·A (A: the rolls that
@@ -239,8 +240,8 @@ def _exact_updates(chain: TurnChain, feet: Sequence[int]) -> dict[str, dict[int,
     solved = K.solve(fmpq_mat(d, d + 2 * len(feet), [v for row in columns for v in row]))
     floats = np.array([[float(fraction(solved[x, c])) for c in range(d + 2 * len(feet))] for x in range(d)])
     n = len(feet)
-    return {"R": floats[:, :d], "Na": {i: floats[:, d + k] for k, i in enumerate(feet)},
-            "g": {i: floats[:, d + n + k] for k, i in enumerate(feet)}}
+    return (floats[:, :d], {i: floats[:, d + k] for k, i in enumerate(feet)},
+            {i: floats[:, d + n + k] for k, i in enumerate(feet)})
 
 
 def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -250,9 +251,7 @@ def _float_updates(chain: TurnChain, pairs: Sequence[tuple[int, int]]) -> tuple[
     With e = e_k − e_i (no e_k if k is the last square), Sherman–Morrison on the continuing rolls gives
     β = 1/(1 − (g_k − g_i)), U = [Na + β·(Na_k − Na_i)·g, β·g] and V = [e, R_k − R_i] (R's rows)."""
     index = chain.index
-    parts = _exact_updates(chain, sorted({i for i, _ in pairs}))
-    R, Na, g = parts["R"], parts["Na"], parts["g"]
-    assert isinstance(R, np.ndarray) and isinstance(Na, dict) and isinstance(g, dict)
+    R, Na, g = _exact_updates(chain, sorted({i for i, _ in pairs}))
     J, d = len(pairs), chain.size
     U = np.zeros((J, d, 2))
     V = np.zeros((J, d, 2))

@@ -34,18 +34,6 @@ def times_vector(indptr, indices, values, v):
 
 
 @numba.njit(cache=True)
-def dense_times(x, M):
-    """x·M for a row vector x and a dense matrix M, row by row of M, in order."""
-    out = np.zeros(M.shape[1])
-    for i in range(M.shape[0]):
-        xi = x[i]
-        if xi != 0.0:
-            for j in range(M.shape[1]):
-                out[j] += xi * M[i, j]
-    return out
-
-
-@numba.njit(cache=True)
 def series(indptr, indices, values, finish, picks, tolerance, max_turns):
     """The Neumann series of the chain: t = Σₖ Qᵏ·1 and W[a, b] = Σₖ (Qᵏr)[pᵃ]·(Qᵏ1)[pᵇ] for the states p =
     `picks`, until max(Qᵏ·1) < `tolerance`. Returns t, W and the number of terms."""

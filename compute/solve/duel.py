@@ -166,15 +166,16 @@ class Certified:
     error: Fraction
 
 
-def _decided(value: int, error: Fraction, one: int) -> str | None:
-    """The CERTIFIED_DIGITS-place decimal both ends of [value − error, value + error] (over `one`) round to."""
-    scale = 10**CERTIFIED_DIGITS
+def _certified(value: int, error: Fraction) -> Certified:
+    """The chance `value` (over 2^SCALE_BITS) to CERTIFIED_DIGITS decimals: the decimal both ends of
+    [value − error, value + error] round to (half up); ArithmeticError if they round apart."""
+    scale, one = 10**CERTIFIED_DIGITS, 1 << SCALE_BITS
     ends = [Fraction(value, one) - error, Fraction(value, one) + error]
     rounded = {int(x * scale + Fraction(1, 2)) for x in ends}
     if len(rounded) != 1:
-        return None
+        raise ArithmeticError("the certified interval straddles a rounding boundary")
     a = rounded.pop()
-    return f"{a // scale}.{a % scale:0{CERTIFIED_DIGITS}d}"
+    return Certified(f"{a // scale}.{a % scale:0{CERTIFIED_DIGITS}d}", error)
 
 
 class _Game:
@@ -336,13 +337,6 @@ class _Game:
             plays[p] = np.where(switch, new, plays[p])
         return changed
 
-    def chance(self, p: int, i: int, j: int, exact: list[np.ndarray], error: Fraction) -> Certified:
-        one = 1 << SCALE_BITS
-        decimal = _decided(int(exact[p][i, j]), error, one)
-        if decimal is None:
-            raise ArithmeticError("the certified interval straddles a rounding boundary")
-        return Certified(decimal, error)
-
 
 @dataclass(frozen=True)
 class Duel:
@@ -360,9 +354,8 @@ def _duel(opts: Options, symmetric: bool) -> Duel:
     maximisers = (True,) if symmetric else (True, False)
     exact, plays, error = game.solve(maximisers)
     s, one = game.start, 1 << SCALE_BITS
-    first = game.chance(0, s, s, exact, error)
-    second_exact = [np.array([[one - exact[-1][s, s]]], dtype=object)]  # the other moves first: 1 − theirs
-    second = game.chance(0, 0, 0, second_exact, error)
+    first = _certified(int(exact[0][s, s]), error)
+    second = _certified(one - int(exact[-1][s, s]), error)  # the other moves first: 1 − their chance
     play, reach = plays[0], game._reachable(plays)[0][game.r.square]  # K × n: the other's squares that occur
     flipped, stayed = (play & reach).any(axis=1), (~play & reach).any(axis=1)
     return Duel(first, second, int(flipped.sum()), int((flipped & stayed).sum()))

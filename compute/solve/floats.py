@@ -44,11 +44,6 @@ def dot(x: np.ndarray, y: np.ndarray) -> float:
     return math.fsum((x * y).tolist())
 
 
-def dense_times(x: np.ndarray, M: np.ndarray) -> np.ndarray:
-    """x·M for a row vector x and a dense matrix M, in a fixed order."""
-    return _kernels().dense_times(np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(M, dtype=float))
-
-
 @dataclass(frozen=True)
 class Series:
     """The Neumann series of a chain: expected turns from every state, t = Σₖ Qᵏ·1, and for the states `picks`
