@@ -88,6 +88,19 @@ def new_project(root: Path, slugs: list[str] = ("tiny",), guide: bool = False, *
 
 
 @cache
+def random_coin_board(squares: int, jumps: int, seed: int) -> Board:
+    """A random board of `squares` squares with the coin, `jumps` ladders and `jumps` chutes (every end apart)."""
+    import random
+
+    from chutes.compute.board.file import board_from_mapping
+
+    rng = random.Random(seed)
+    ends = iter(rng.sample(range(2, squares - 1), 4 * jumps))
+    pairs = [sorted((next(ends), next(ends))) for _ in range(2 * jumps)]
+    return board_from_mapping({"squares": squares, "die": 6, "choice": "coin", "ladders": pairs[:jumps],
+                               "chutes": [[high, low] for low, high in pairs[jumps:]]}, "random", "random")
+
+
 def board(slug: str) -> Board:
     """A bundled board by slug."""
     return load_board(bundled_boards()[slug])

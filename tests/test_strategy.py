@@ -8,9 +8,10 @@ import itertools
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from flint import fmpq_mat
-from helpers import BUNDLED, board
+from helpers import BUNDLED, board, random_coin_board
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -100,66 +101,146 @@ def test_each_strategy_simulates_to_its_exact_mean(key: str) -> None:
     assert z <= SIMULATION_Z, (key, z)
 
 
-def _exact_pairs(opts: strategy.Options, plays: list, symmetric: bool) -> list[dict[tuple[int, int], Fraction]]:
-    """The two-player values of fixed plays (plays[p][(square, roll, other square)] → flip), exactly, by one
-    rational solve over every pair: a reference for the certified ones on tiny boards."""
+def _exact_pairs(opts: strategy.Options, plays: list) -> list[dict[tuple[int, int], Fraction]]:
+    """A's chance under fixed plays (plays[p][(square, roll, other square)] → flip; p = 0 when A moves, 1 when B
+    moves), exactly, by one rational solve over every pair and mover: a reference for the certified ones."""
     squares, last, total = opts.squares, opts.board.squares, opts.board.roll_weight
-    count = 1 if symmetric else 2
-    keys = [(p, i, j) for p in range(count) for i in squares for j in squares]
+    keys = [(p, i, j) for p in range(2) for i in squares for j in squares]
     at = {k: n for n, k in enumerate(keys)}
     A = [[0] * len(keys) for _ in keys]
     b = [0] * len(keys)
     for (p, i, j), row in at.items():
         A[row][row] += total
-        q = p if symmetric else 1 - p
         for r, stay, flip in opts.rolls[i]:
             for w, nxt, goes_on in flip if flip is not None and plays[p].get((i, r, j)) else stay:
                 if nxt == last:
-                    b[row] += w
-                elif goes_on:
-                    A[row][at[(p, nxt, j)]] -= w
+                    b[row] += w if p == 0 else 0  # the mover wins: A's chance is 1 or 0
                 else:
-                    b[row] += w
-                    A[row][at[(q, j, nxt)]] += w
+                    A[row][at[(p, nxt, j) if goes_on else (1 - p, j, nxt)]] -= w
     X = fmpq_mat(A).solve(fmpq_mat(len(keys), 1, b))
     return [{(i, j): Fraction(int(X[at[(p, i, j)], 0].p), int(X[at[(p, i, j)], 0].q)) for i in squares
-             for j in squares} for p in range(count)]
+             for j in squares} for p in range(2)]
 
 
-@pytest.mark.parametrize("symmetric", [False, True])
-def test_the_two_player_games_are_certified_against_an_exact_solve(symmetric: bool) -> None:
-    """On a small board: the certified decimals are the exact values of the plays found, to the last decimal, and
-    no single choice of the maximising player improves them (checked exactly)."""
-    b = board_from_mapping({"squares": 9, "die": 3, "choice": "coin", "ladders": [[2, 6]], "chutes": [[7, 1]]},
-                           "small", "small")
-    opts = strategy.best_play(b).options
-    game = duel._Game(opts, symmetric)
-    exact, plays, error = game.solve((True,) if symmetric else (True, False))
-    table = [{(opts.squares[game.r.square[k]], r, opts.squares[j]): bool(plays[p][k, j])
-              for k, (r, _, _) in enumerate(x for q in opts.squares for x in opts.rolls[q]) for j in range(game.r.n)}
-             for p in range(game.count)]
-    values = _exact_pairs(opts, table, symmetric)
+SMALL_DUELS = {
+    "ladder and chute": {"squares": 9, "die": 3, "ladders": [[2, 6]], "chutes": [[7, 1]]},
+    "bounce": {"squares": 8, "die": 3, "overshoot": "bounce", "chutes": [[6, 2]]},
+    "roll again": {"squares": 9, "die": 3, "roll_again_on": 3, "ladders": [[1, 4]], "chutes": [[8, 3]]},
+    "pass": {"squares": 10, "die": 4, "overshoot": "pass", "ladders": [[3, 7]], "chutes": [[9, 2]]},
+}
+
+
+@pytest.mark.parametrize("b_chooses", [False, True], ids=["against box", "both maximise"])
+@pytest.mark.parametrize("spec", SMALL_DUELS.values(), ids=SMALL_DUELS.keys())
+def test_the_two_player_games_are_certified_against_an_exact_solve(spec: dict, b_chooses: bool) -> None:
+    """On small boards: the certified decimals are the exact values of the plays found, to the last decimal, and
+    no single choice of a chooser improves on its play anywhere (checked exactly on every pair): the plays are
+    each the best reply to the other, so the values are the game's."""
+    b = board_from_mapping({**spec, "choice": "coin"}, "small", "small")
+    play = strategy.best_play(b)
+    opts = play.options
+    game = duel._Game(opts, b_chooses)
+    plays, _, _ = game.solve(duel._start(opts, play.flips))
+    rows = [(opts.squares[game.r.square[k]], r) for k, (r, _, _) in
+            enumerate(x for q in opts.squares for x in opts.rolls[q])]
+    table = [{(i, r, opts.squares[j]): bool(plays[p][k, j]) for k, (i, r) in enumerate(rows) for j in range(game.n)}
+             for p in range(2)]
+    if not b_chooses:
+        assert not any(table[1].values())  # the box rules
+    U = _exact_pairs(opts, table)
     s = b.start
-    found = duel.both_maximise(opts) if symmetric else duel.best_against_box(opts)
-    truth = values[0][(s, s)]
-    assert abs(Fraction(found.first.decimal) - truth) <= Fraction(1, 2 * 10**duel.CERTIFIED_DIGITS)
-    second = 1 - values[-1][(s, s)]
-    assert abs(Fraction(found.second.decimal) - second) <= Fraction(1, 2 * 10**duel.CERTIFIED_DIGITS)
-    if symmetric:
+    found = (duel.both_maximise if b_chooses else duel.best_against_box)(opts, play.flips)
+    half = Fraction(1, 2 * 10**duel.CERTIFIED_DIGITS)
+    assert abs(Fraction(found.first.decimal) - U[0][(s, s)]) <= half
+    assert abs(Fraction(found.second.decimal) - U[1][(s, s)]) <= half
+    if b_chooses:
         assert Fraction(found.first.decimal) + Fraction(found.second.decimal) == 1
-    V, last = values, opts.board.squares
-    other = V[0] if symmetric else V[1]
+    last = opts.board.squares
 
-    def worth(option, j: int) -> Fraction:
-        return sum((w * (1 if nxt == last else V[0][(nxt, j)] if goes_on else 1 - other[(j, nxt)])
+    def worth(p: int, option, j: int) -> Fraction:
+        return sum((w * (Fraction(p == 0) if nxt == last else U[p][(nxt, j)] if goes_on else U[1 - p][(j, nxt)])
                     for w, nxt, goes_on in option), Fraction(0))
 
-    for i in opts.squares:  # the maximiser (player 0): no other choice is better anywhere
-        for j in opts.squares:
-            for r, stay, flip in opts.rolls[i]:
-                if flip is not None:
-                    chosen, alternative = (flip, stay) if table[0][(i, r, j)] else (stay, flip)
-                    assert worth(chosen, j) >= worth(alternative, j)
+    for p in (0, 1) if b_chooses else (0,):  # A maximises A's chance, B minimises it
+        for i in opts.squares:
+            for j in opts.squares:
+                for r, stay, flip in opts.rolls[i]:
+                    if flip is not None:
+                        chosen, other = (flip, stay) if table[p][(i, r, j)] else (stay, flip)
+                        gain = worth(p, chosen, j) - worth(p, other, j)
+                        assert (gain >= 0) if p == 0 else (gain <= 0), (p, i, j, r)
+
+
+def test_the_float_solve_falls_back_on_gmres_with_the_same_answer() -> None:
+    """The float solve's fallback (GMRES, where Richardson steps stall) solves the same equations."""
+    b = board_from_mapping({**SMALL_DUELS["roll again"], "choice": "coin"}, "small", "small")
+    play = strategy.best_play(b)
+    game = duel._Game(play.options, True)
+    plays, _ = game.float_plays(duel._start(play.options, play.flips))
+    chosen = game._pair(plays)
+    rhs = game.constant(chosen).astype(float)
+    W = game.r.total
+
+    def operator(x: np.ndarray) -> np.ndarray:
+        return W * x - game.apply(chosen, x)
+
+    bases = [p.sum(axis=1) * 2 > game.n for p in plays]
+    x = game._gmres(operator, game._stein(bases), rhs, np.zeros_like(rhs), 1e-13)
+    assert np.abs(operator(x) - rhs).max() < 1e-11
+    assert np.allclose(x, game.solver(plays, chosen)(rhs, 1e-13), atol=1e-11)
+
+
+def _value_iteration(opts: strategy.Options, b_chooses: bool, rounds: int = 100_000) -> tuple[float, float]:
+    """A's chance from both on the start, A moving first and B moving first, by value iteration in floats from 0
+    (it rises to the game's value), apart from compute.solve.duel: every roll's options, the best taken."""
+    squares, last, total = opts.squares, opts.board.squares, float(opts.board.roll_weight)
+    index = {q: i for i, q in enumerate(squares)}
+    n = len(squares)
+    rows, table = [], []  # per roll: its square; per option and outcome (weight, wins, square, goes on)
+    for q in squares:
+        for _, stay, flip in opts.rolls[q]:
+            rows.append(index[q])
+            table.append([[(w / total, nxt == last, index.get(nxt, 0), goes_on) for w, nxt, goes_on in option]
+                          + [(0.0, True, 0, False)] * (2 - len(option)) for option in (stay, flip or stay)])
+    w, wins, to, again = (np.array([[[o[x] for o in option] for option in roll] for roll in table]) for x in range(4))
+    to = to.astype(int)
+    U = np.zeros((2, n, n))
+    for _ in range(rounds):
+        new = np.zeros_like(U)
+        for p in range(2):
+            mine, theirs = U[p][to], U[1 - p][:, to].transpose(1, 2, 3, 0)  # K × 2 × 2 × n
+            value = (w[..., None] * np.where(wins[..., None], float(p == 0),
+                                             np.where(again[..., None], mine, theirs))).sum(axis=2)
+            best = value.max(axis=1) if p == 0 else value.min(axis=1) if b_chooses else value[:, 0]
+            np.add.at(new[p], rows, best)
+        change = np.abs(new - U).max()
+        U = new
+        if change < 1e-15:
+            break
+    s = index[opts.board.start]
+    return float(U[0][s, s]), float(U[1][s, s])
+
+
+@pytest.mark.parametrize("b_chooses", [False, True], ids=["against box", "both maximise"])
+def test_the_two_player_games_agree_with_value_iteration_on_a_large_board(b_chooses: bool) -> None:
+    """A random 125-square board with the coin (beyond the old limit of 100): the certified chances are those
+    value iteration converges to."""
+    play = strategy.best_play(random_coin_board(125, jumps=8, seed=3))
+    opts = play.options
+    assert len(opts.squares) > 100
+    found = (duel.both_maximise if b_chooses else duel.best_against_box)(opts, play.flips)
+    first, second = _value_iteration(opts, b_chooses)
+    assert abs(float(found.first.decimal) - first) < 1e-10
+    assert abs(float(found.second.decimal) - second) < 1e-10
+
+
+@pytest.mark.parametrize("slug", CHOICE)
+def test_no_bundled_board_with_a_choice_has_a_null_duel(slug: str) -> None:
+    from chutes.compute.record.results import strategy_json
+
+    found = strategy_json(turn_chain(board(slug)))
+    assert found is not None
+    assert found["against_box"] is not None and found["both_maximise"] is not None
 
 
 @pytest.mark.parametrize(("extra", "message"), [
@@ -174,7 +255,15 @@ def test_invalid_combinations_are_refused_in_one_line(extra: dict, message: str)
     assert message in str(refused.value) and "\n" not in str(refused.value)
 
 
-def test_the_cost_model_knows_the_two_player_games_limit() -> None:
-    from chutes.compute.board.cost import DUEL_MAX_STATES
+def test_the_cost_model_prices_the_two_player_games_and_refuses_a_huge_board() -> None:
+    """Every size is solved now: a 150-square board with the coin is accepted, its estimate counting the two
+    games; a 1,000-square one is refused in one line, with the estimate."""
+    from chutes.compute.board.cost import check_cost, estimated_seconds
 
-    assert DUEL_MAX_STATES == duel.MAX_STATES
+    medium = random_coin_board(150, jumps=10, seed=1)
+    seconds, _ = check_cost(strategy.as_played(medium), "medium.toml")
+    assert seconds > estimated_seconds(medium.variant(choice=None))[0]
+    huge = random_coin_board(1000, jumps=10, seed=1)
+    with pytest.raises(BoardError) as refused:
+        check_cost(huge, "huge.toml")
+    assert "two-player games" in str(refused.value) and "\n" not in str(refused.value)

@@ -38,10 +38,10 @@ DENSE = 16
 """The exact walk counts the turn matrix as dense when more than one entry in DENSE is nonzero (compute.solve.exact)."""
 SECONDS_PER_CHOICE_STATE_CUBED = 4e-9
 """A board with a choice: its best play (a float value iteration and an exact solve over the squares), per d³..."""
-SECONDS_PER_DUEL_STATE_CUBED = 4e-6
-"""...and its two-player games (on at most DUEL_MAX_STATES squares), per d³ (3 s at d = 94)."""
-DUEL_MAX_STATES = 100
-"""As compute.solve.duel.MAX_STATES (the board layer does not import the solvers)."""
+SECONDS_PER_DUEL_STATE_CUBED = 2e-6
+"""...and its two two-player games (compute.solve.duel), per d³: the Stein preconditioner's products of d × d
+matrices dominate (both games together, measured with the machine shared: 0.7 s at d = 80, 4.8 s at d = 180,
+32 s at d = 280, 106 s at d = 380, random boards; benchmarks/choice.py)."""
 EXACT_TURNS = 700
 DECIDED_TAIL_LOG = math.log(1 / 40)
 """The 97.5th percentile lies about log(1/40)/log ρ turns in; taken DECIDE_MARGIN times, for the mode and the
@@ -263,7 +263,7 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     choice = 0.0
     if board.choice is not None:  # the best play's chain is estimated as the box rules' (the same squares)
         choice = SECONDS_PER_CHOICE_STATE_CUBED * d**3
-        choice += SECONDS_PER_DUEL_STATE_CUBED * d**3 if d <= DUEL_MAX_STATES else 0.0
+        choice += SECONDS_PER_DUEL_STATE_CUBED * d**3
     total = two_player + distribution + choice
     if choice >= max(two_player, distribution):
         return total, f"the best play and its two-player games ({d} squares)"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..solve.duel import Duel
-    from ..solve.strategy import Options
+    from ..solve.strategy import Options, Play
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
@@ -138,21 +138,19 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
                         "loss": None if value is None else exact_json(value - best)} for key, label, value in rows],
         "both_best": exact_json(chain.first_player_wins),
         "both_best_second": exact_json(1 - chain.first_player_wins),
-        "against_box": _certified(duel.best_against_box, play.options),
-        "both_maximise": _certified(duel.both_maximise, play.options),
+        "against_box": _certified(duel.best_against_box, play),
+        "both_maximise": _certified(duel.both_maximise, play),
         "advice": advice,
     }
 
 
-def _certified(game: Callable[[Options], Duel], options: Options) -> dict[str, Any] | None:
-    """A two-player game's JSON, or None above duel.MAX_STATES squares or where its certification does not settle
-    (its rounds of refinement and play changes run out, or an interval straddles a rounding boundary)."""
-    from ..solve.duel import CERTIFIED_DIGITS, GUARD_DIGITS, MAX_STATES
+def _certified(game: Callable[[Options, tuple[tuple[int, int], ...]], Duel], play: Play) -> dict[str, Any] | None:
+    """A two-player game's JSON (its first plays proposed from the one-player best play), or None where its
+    certification fails (an interval straddling a rounding boundary: not met on any board so far)."""
+    from ..solve.duel import CERTIFIED_DIGITS, GUARD_DIGITS
 
-    if len(options.squares) > MAX_STATES:
-        return None
     try:
-        found = game(options)
+        found = game(play.options, play.flips)
     except ArithmeticError:
         return None
     return {"first": found.first.decimal, "second": found.second.decimal,

@@ -313,9 +313,9 @@ class Strategy(_Model):
     both_best: ExactProbability = Field(description="The first of two players' chance when both play best.")
     both_best_second: ExactProbability = Field(description="The second player's chance then (1 − both_best).")
     against_box: Duel | None = Field(description="A player who plays best against one who never flips: the best "
-                                                 "player's chance (compute.solve.duel.best_against_box); null on a "
-                                                 "board of more than duel.MAX_STATES squares a roll is made from, "
-                                                 "or where its certification does not settle (rare).")
+                                                 "player's chance (compute.solve.duel.best_against_box); null only "
+                                                 "where its certified interval straddles a rounding boundary "
+                                                 "(never met so far).")
     both_maximise: Duel | None = Field(description="Both players maximise their own chance, each knowing where the "
                                                    "other is: the first mover's chance "
                                                    "(compute.solve.duel.both_maximise); null as against_box.")

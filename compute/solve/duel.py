@@ -1,19 +1,29 @@
 """Two players when the rules give a choice, each choice allowed to depend on where the other player is:
 certified to CERTIFIED_DIGITS decimals.
 
-V(i, j) is the chance that the player about to roll, on square i, beats the other, on j. A roll r with choice a
-leads by each outcome to a win (1), another roll of the same player (V(i', j)) or the other's turn
-(1 − V'(j, i'), V' the other player's). Two games are solved:
-- `best_against_box`: one player maximises their chance, the other never flips (the box rules);
-- `both_maximise`: both maximise their own chance (a turn-based zero-sum game; it is symmetric, so V' = V).
-Plays come from value iteration in floats. A pair of plays is then valued to many digits: iterative refinement
-with exact residuals (integers over 2^SCALE_BITS), each correction from a float solve, and the rigorous bound
-|V − V̂| ≤ κ·max|residual|, where κ = max v for integers v ≥ 0 with (I − |T|)·v ≥ 1, checked exactly (T the
-linear map of one roll; |T| counts rolls, so v bounds the rolls left). Every choice of a maximising player is
-then checked against the other choice with those bounds: one better by more than they allow replaces it and the
-round repeats; one within them is a tie, settled as not flipping. The decimals published are those that both ends
-of the certified interval round to (refined until they do): the same digits on any machine. Only the pairs of
-squares reachable from the start under the plays count (the others never occur).
+A state is (who moves, the mover's square i, the other's square j); U is the first player's (A's) chance of
+winning from it. A roll r with choice a leads by each outcome to a win of the mover, another roll of the mover
+or the other's turn. Two games are solved:
+- `best_against_box`: A maximises U, B never flips (the box rules): a Markov decision process;
+- `both_maximise`: A maximises U, B minimises it (B maximises their own chance: the game ends, see below): a
+  turn-based zero-sum stochastic game.
+Hoffman–Karp strategy iteration: B's play is improved until it is a best reply to A's, then A's, and again,
+each change a gain above 10^-MARGIN_DIGITS (a roll's weight each) in values whose error is far below it (so the
+values only rise, no play returns, and the rounds end); the first plays come from Newton steps in floats, from the
+one-player best play. A pair of plays is valued to many digits by iterative refinement: exact residuals (integers
+over 2^SCALE_BITS, in 30-bit limbs, vectorised), each correction a float solve of the same equations. That solve
+takes preconditioned Richardson steps (GMRES where they stall); the preconditioner is the exact solve of the plays
+made alike against every square of the other, a Stein equation X − N₀XN₁ᵀ = C in n × n matrices (N the turn
+kernels), summed by Smith's doubling in O(n³) — where a sparse LU of the 2n² states grows far faster (1 s at
+n = 81 already).
+
+The certificate does not depend on how the values were found: for any values Û and plays σ̂ (A), τ̂ (B),
+U* ≥ Û − v_σ̂·max(Û − T_σ̂ Û)⁺ and U* ≤ Û + v_τ̂·max(T_τ̂ Û − Û)⁺, where T_σ̂ is one roll with A playing σ̂ and
+B at their best (T_τ̂ likewise), both computed exactly, and v an integer vector with v ≥ 1 + P·v under every
+reply of the other side, checked exactly (it bounds the rolls left, so each bound holds from every state: the
+game ends whatever the other does). Then A's chance is that of the zero-sum game, and as every game ends, B
+maximising their own chance is B minimising A's. The decimals published are those both ends of the certified
+interval round to: the same digits on any machine.
 """
 
 from __future__ import annotations
@@ -27,17 +37,27 @@ import numpy as np
 from .strategy import Options
 
 CERTIFIED_DIGITS = 30
-MAX_STATES = 100
-"""The games are solved on boards of at most this many squares a roll can be made from (their pairs number the
-square of it, and the sparse solves grow faster still: 3 s of CPU at 94, 18 s at 135)."""
-SCALE_BITS = 320
-"""Values are carried as integers over 2^SCALE_BITS in the exact residuals."""
 GUARD_DIGITS = 10
-"""The error is driven below 10^-(CERTIFIED_DIGITS + GUARD_DIGITS), so that the interval almost never straddles a
-rounding boundary of the last decimal (`chance` refuses one that does)."""
-MAX_ROUNDS = 40
-"""Refinements and play changes together, at most."""
-FLOAT_ROUNDS = 100_000
+"""The certified interval is driven below 10^-(CERTIFIED_DIGITS + GUARD_DIGITS), so that it almost never
+straddles a rounding boundary of the last decimal (`_certified` refuses one that does)."""
+MARGIN_DIGITS = CERTIFIED_DIGITS + GUARD_DIGITS + 5
+"""A play changes where the other choice is better by more than 10^-MARGIN_DIGITS (a roll's weight each)."""
+RESIDUAL_DIGITS = MARGIN_DIGITS + 5
+"""A pair of plays is valued until its equations' exact residual is below 10^-RESIDUAL_DIGITS."""
+LIMB_BITS = 30
+LIMBS = 13
+SCALE_BITS = 330
+"""Values are integers over 2^SCALE_BITS, held in LIMBS signed limbs of LIMB_BITS bits (1 is limb 11)."""
+MAX_ROUNDS = 60
+"""Valuations of a pair of plays (strategy iteration's rounds), at most."""
+NEWTON_ROUNDS = 12
+"""Newton steps in floats for the first plays (and policy iteration for the rolls left), at most."""
+REFINEMENTS = 12
+"""Exact residuals and float corrections of one pair of plays' values, at most."""
+RICHARDSON_STEPS = 100
+"""Preconditioned Richardson steps of one float solve, at most (each gains about a decimal; GMRES if they stall)."""
+STEIN_SQUARINGS = 60
+"""Squarings of the turn kernels in Smith's doubling, at most (2^60 turns: only a play that never ends needs more)."""
 
 
 @dataclass(frozen=True)
@@ -74,87 +94,359 @@ def _rolls(opts: Options) -> _Rolls:
                   np.searchsorted(square, np.arange(len(index))))
 
 
-GAME, LINEAR, COUNTING = (1, 1, -1), (0, 0, -1), (0, 0, 1)
-"""What an outcome is worth, (a win, the other's turn's constant, the sign of the other's value): the game's
-chances; their linear part (a correction's equations); the rolls left (|T|, every outcome one more roll)."""
+# --- exact values in limbs ------------------------------------------------------------------------------------
+
+_HALF, _MASK = 1 << (LIMB_BITS - 1), (1 << LIMB_BITS) - 1
+_ONE_LIMB = SCALE_BITS // LIMB_BITS
 
 
-def _values(r: _Rolls, V: np.ndarray, other: np.ndarray, one: float | int, mode: tuple[int, int, int] = GAME
-            ) -> np.ndarray:
-    """Σ weight·value over each option's outcomes, for every row, option and other square j: K × 2 × n. Works on
-    floats, or on Python integers over `one` (object arrays)."""
-    w, kind, to = r.options[..., 0], r.options[..., 1], r.options[..., 2]
-    win, turn, sign = mode
-    mine = V[to]  # K × 2 × 2 × n: V(i', j)
-    theirs = other[:, to].transpose(1, 2, 3, 0)  # V'(j, i')
-    value = np.where((kind == 0)[..., None], win * one,
-                     np.where((kind == 1)[..., None], mine, turn * one + sign * theirs))
-    return (w[..., None] * value).sum(axis=2)
+def _normal(X: np.ndarray) -> np.ndarray:
+    """Limbs (LIMBS × …) carried so that every limb but the top one lies in [−2^29, 2^29): the same integers."""
+    X = X.copy()
+    for k in range(LIMBS - 1):
+        carry = (X[k] + _HALF) >> LIMB_BITS
+        X[k] -= carry << LIMB_BITS
+        X[k + 1] += carry
+    return X
 
 
-def _apply(r: _Rolls, V: np.ndarray, other: np.ndarray, play: np.ndarray, one: float | int,
-           mode: tuple[int, int, int] = GAME) -> np.ndarray:
-    """W·(the player's new V) under `play` (K × n booleans: flip), summed per square in a fixed order."""
-    both = _values(r, V, other, one, mode)
-    chosen = np.where(play, both[:, 1], both[:, 0])
-    return np.add.reduceat(chosen, r.first, axis=0)  # the rows of each square are consecutive
+def _signs(X: np.ndarray) -> np.ndarray:
+    """The sign of each integer of normalised limbs (that of its highest nonzero limb)."""
+    sign = np.zeros(X.shape[1:], dtype=np.int64)
+    for k in range(LIMBS - 1, -1, -1):
+        sign = np.where(sign == 0, np.sign(X[k]), sign)
+    return sign
 
 
-def _best_play(r: _Rolls, V: np.ndarray, other: np.ndarray) -> np.ndarray:
-    both = _values(r, V, other, 1.0)
-    return r.can_flip[:, None] & (both[:, 1] > both[:, 0])
+def _bound(X: np.ndarray) -> int:
+    """An integer ≥ every |x| of normalised limbs: (the largest |top limb| + 1)·2^(30h), h the highest limb used."""
+    for k in range(LIMBS - 1, -1, -1):
+        if X[k].any():
+            return (int(np.abs(X[k]).max()) + 1) << (LIMB_BITS * k)
+    return 0
 
 
-def _float_solve(r: _Rolls, symmetric: bool, plays: list[np.ndarray | None]) -> list[np.ndarray]:
-    """The maximisers' plays (a play None) by value iteration in floats from 0, to about 10 digits: a start for the
-    exact rounds, which settle every choice (`_Game._improve`)."""
-    count = 1 if symmetric else 2
-    V = [np.zeros((r.n, r.n)) for _ in range(count)]
-    used = [p if p is not None else np.zeros((len(r.square), r.n), dtype=bool) for p in plays]
-    for _ in range(FLOAT_ROUNDS):
-        change = 0.0
-        for p in range(count):
-            other = V[0] if symmetric else V[1 - p]
-            if plays[p] is None:
-                used[p] = _best_play(r, V[p], other)
-            new = _apply(r, V[p], other, used[p], 1.0) / r.total
-            change = max(change, float(np.abs(new - V[p]).max()))
-            V[p] = new
-        if change <= 1e-11:
+def _as_limbs(x: int, shape: tuple[int, ...]) -> np.ndarray:
+    """A nonnegative integer x as normalised limbs, repeated over `shape`."""
+    X = np.zeros((LIMBS, *shape), dtype=np.int64)
+    for k in range(LIMBS):
+        X[k] = (x >> (LIMB_BITS * k)) & _MASK
+    return _normal(X)
+
+
+def _floats(X: np.ndarray) -> np.ndarray:
+    """Normalised limbs as floats over 2^SCALE_BITS (the top limbs dominate; for the float corrections)."""
+    out = np.zeros(X.shape[1:])
+    for k in range(LIMBS - 1, -1, -1):
+        out += np.ldexp(X[k].astype(float), LIMB_BITS * k - SCALE_BITS)
+    return out
+
+
+def _add_float(X: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """X + d·2^SCALE_BITS, d rounded to 62 bits of its largest entry (a correction: its own error is refined)."""
+    big = float(np.abs(d).max())
+    if big == 0:
+        return X
+    q = min(SCALE_BITS, 62 - int(np.frexp(big)[1]))
+    D = np.rint(np.ldexp(d, q)).astype(np.int64)
+    base, sub = divmod(SCALE_BITS - q, LIMB_BITS)
+    X = X.copy()
+    for m in range(LIMBS - base):
+        chunk = ((D + _HALF) & _MASK) - _HALF
+        D = (D - chunk) >> LIMB_BITS
+        X[base + m] += chunk << sub
+        if not D.any():
             break
-    return used
+    return _normal(X)
 
 
-def _system(r: _Rolls, symmetric: bool, plays: list[np.ndarray], mode: tuple[int, int, int],
-            reach: list[np.ndarray]) -> tuple[Any, np.ndarray]:
-    """The plays' equations in `mode`, W·V − Σ weight·(the outcomes' values) = Σ weight·(their constants), as a
-    sparse matrix over every player's V(i, j) and the constants (floats). A pair not in `reach` (the pairs a game
-    can end from) gets V = 0: nobody ever wins from there, and its equations would be singular."""
-    from scipy.sparse import coo_matrix
+# --- the equations of a pair of plays -----------------------------------------------------------------------
 
-    count, n = (1 if symmetric else 2), r.n
-    win, turn, sign = mode
-    rows, cols, vals, b = [], [], [], np.zeros(count * n * n)
-    j = np.arange(n)
-    for p in range(count):
-        q = p if symmetric else 1 - p
-        chosen = np.where(plays[p][:, None, :, None], r.options[:, 1][:, :, None, :], r.options[:, 0][:, :, None, :])
-        w, kind, to = chosen[..., 0], chosen[..., 1], chosen[..., 2]  # K × 2 outcomes × n
-        here = np.broadcast_to(p * n * n + r.square[:, None, None] * n + j[None, None, :], w.shape)
-        jj = np.broadcast_to(j[None, None, :], w.shape)
-        np.add.at(b, here, w * np.where(kind == 0, win, np.where(kind == 2, turn, 0)))
-        own, theirs = kind == 1, kind == 2
-        rows += [here[own], here[theirs]]
-        cols += [(p * n * n + to * n + jj)[own], (q * n * n + jj * n + to)[theirs]]
-        vals += [-w[own], -sign * w[theirs]]
-    size = count * n * n
-    occurs = np.concatenate([x.ravel() for x in reach])
-    diagonal = np.arange(size)
-    row, col, val = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals).astype(float)
-    kept = occurs[row]
-    A = coo_matrix((np.concatenate([np.full(size, float(r.total)), val[kept]]),
-                    (np.concatenate([diagonal, row[kept]]), np.concatenate([diagonal, col[kept]]))), shape=(size, size))
-    return A.tocsc(), np.where(occurs, b, 0.0)
+_Chosen = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""One mover's chosen outcomes against every square of the other, each K × n: the two outcomes' weights (0 for a
+win) and the states they lead to (weight, state, weight, state), and A's winning weight."""
+
+
+def _moved(chosen: _Chosen, x: np.ndarray) -> np.ndarray:
+    """Σ weight·x(next) over a mover's two outcomes at every row and j (K × n)."""
+    return chosen[0] * x[chosen[1]] + chosen[2] * x[chosen[3]]
+
+
+class _Game:
+    """One game: the rolls, and who chooses (A maximises; B minimises or never flips). States p·n² + i·n + j,
+    p = 0 when A moves (A on i, B on j), 1 when B moves (B on i, A on j)."""
+
+    def __init__(self, opts: Options, b_chooses: bool) -> None:
+        r = self.r = _rolls(opts)
+        self.b_chooses = b_chooses
+        self.choosers = (0, 1) if b_chooses else (0,)
+        n = self.n = r.n
+        self.size = 2 * n * n
+        self.start = opts.squares.index(opts.board.start)
+        self.one = _as_limbs(1 << SCALE_BITS, ())
+        self._stein_cache: dict[bytes, Any] = {}
+        counts = np.diff(np.append(r.first, len(r.square)))
+        self.per_square = int(counts[0]) if (counts == counts[0]).all() else 0
+        K, j = len(r.square), np.arange(n)[None, :, None]
+        self.options: dict[tuple[int, int], _Chosen] = {}
+        for p in range(2):
+            for o in range(2):
+                w, kind, to = (r.options[:, None, o, :, x] for x in range(3))  # K × 1 × 2
+                state = np.where(kind == 1, p * n * n + to * n + j, (1 - p) * n * n + j * n + to)
+                moves = np.broadcast_to(np.where(kind == 0, 0, w), (K, n, 2))
+                state = np.where(kind == 0, 0, state)
+                win = np.where(kind == 0, w, 0).sum(axis=2) if p == 0 else np.zeros((K, 1), dtype=np.int64)
+                self.options[(p, o)] = tuple(np.ascontiguousarray(x) for x in (  # type: ignore[assignment]
+                    moves[..., 0], state[..., 0], moves[..., 1], state[..., 1], np.broadcast_to(win, (K, n))))
+
+    def chosen(self, p: int, play: np.ndarray) -> _Chosen:
+        """Mover p's outcomes under `play` (K × n booleans: flip)."""
+        stay, flip = self.options[(p, 0)], self.options[(p, 1)]
+        return tuple(np.where(play, b, a) for a, b in zip(stay, flip))  # type: ignore[return-value]
+
+    def _by_square(self, rows: np.ndarray) -> np.ndarray:
+        """Per-row sums (K × n) added up per square, in a fixed order: the n² states of one mover."""
+        if self.per_square:  # every square has as many rows
+            return rows.reshape(self.n, self.per_square, self.n).sum(axis=1).ravel()
+        return np.add.reduceat(rows, self.r.first, axis=0).ravel()
+
+    def apply(self, chosen: list[_Chosen], x: np.ndarray) -> np.ndarray:
+        """L·x: Σ weight·x(next) over the moves of each state (floats or integers)."""
+        return np.concatenate([self._by_square(_moved(c, x)) for c in chosen])
+
+    def constant(self, chosen: list[_Chosen]) -> np.ndarray:
+        """A's winning weight per state."""
+        return np.concatenate([self._by_square(chosen[0][4]), np.zeros(self.n * self.n, dtype=np.int64)])
+
+    def exact(self, chosen: list[_Chosen], X: np.ndarray) -> np.ndarray:
+        """W·(one roll of X) under the outcomes chosen, exactly: L·X + c·2^SCALE_BITS, normalised limbs."""
+        out = np.stack([self.apply(chosen, X[k]) for k in range(LIMBS)])
+        return _normal(out + self.constant(chosen)[None, :] * self.one[:, None])
+
+    def option_values(self, p: int, x: np.ndarray) -> list[np.ndarray]:
+        """Each option's Σ weight·value for mover p at every row and j (K × n), values x (floats or integers),
+        without A's winning weight."""
+        return [_moved(self.options[(p, o)], x) for o in (0, 1)]
+
+    def exact_gains(self, X: np.ndarray, p: int) -> np.ndarray:
+        """Flipping's gain over moving for mover p at every row and j, exactly (normalised limbs, LIMBS × K × n)."""
+        out = np.stack([np.subtract(*self.option_values(p, X[k])[::-1]) for k in range(LIMBS)])
+        win = self.options[(p, 1)][4] - self.options[(p, 0)][4]
+        return _normal(out + win[None] * self.one[:, None, None])
+
+    # --- float solves ---------------------------------------------------------------------------------------
+
+    def solver(self, plays: list[np.ndarray], chosen: list[_Chosen]):
+        """x ↦ (W·I − L)⁻¹x in floats to a relative residual `rtol`: preconditioned Richardson steps, the
+        preconditioner the Stein solve of the plays made alike against every square of the other (each row's
+        choice that of most of them); GMRES with the same preconditioner where the steps stall."""
+        n, W = self.n, float(self.r.total)
+        bases = [p.sum(axis=1) * 2 > n for p in plays]
+        key = b"".join(b.tobytes() for b in bases)
+        if key not in self._stein_cache:
+            self._stein_cache[key] = self._stein(bases)
+        precondition = self._stein_cache[key]
+
+        def operator(x: np.ndarray) -> np.ndarray:
+            return W * x - self.apply(chosen, x)
+
+        def solve(b: np.ndarray, rtol: float, x: np.ndarray | None = None) -> np.ndarray:
+            scale = float(np.abs(b).max())
+            if scale == 0:
+                return np.zeros_like(b, dtype=float)
+            b = b / scale
+            x = precondition(b) if x is None else x / scale
+            previous = np.inf
+            for _ in range(RICHARDSON_STEPS):
+                residual = b - operator(x)
+                size = float(np.abs(residual).max())
+                if size <= rtol:
+                    return x * scale
+                if not size < 0.7 * previous:
+                    break
+                previous = size
+                x = x + precondition(residual)
+            return self._gmres(operator, precondition, b, x, rtol) * scale
+
+        return solve
+
+    def _gmres(self, operator: Any, precondition: Any, b: np.ndarray, x: np.ndarray, rtol: float) -> np.ndarray:
+        from scipy.sparse.linalg import LinearOperator, gmres
+
+        shape = (self.size, self.size)
+        x, info = gmres(LinearOperator(shape, matvec=operator, dtype=float), b, x0=x, rtol=rtol, atol=0.0,
+                        restart=60, maxiter=20, M=LinearOperator(shape, matvec=precondition, dtype=float))
+        if info != 0 or not np.isfinite(x).all():
+            raise ArithmeticError("the two-player equations could not be solved (a play that may never end)")
+        return x
+
+    def _stein(self, bases: list[np.ndarray]):
+        """The exact float solve of the equations when each player's choice at a row is the same against every
+        square of the other (`bases`: K booleans each): a Stein equation X − N₀XN₁ᵀ = C, X = Σₖ N₀ᵏCN₁ᵀᵏ summed
+        by doubling (Smith's method: m squarings give 2^m terms), until the powers' norms are negligible."""
+        r, n, W = self.r, self.n, float(self.r.total)
+        parts = []
+        for base in bases:
+            opt = np.where(base[:, None, None], r.options[:, 1], r.options[:, 0])  # K × 2 × 3
+            again, turn = np.zeros((n, n)), np.zeros((n, n))
+            for o in range(2):
+                w, kind, to = opt[:, o, 0] / W, opt[:, o, 1], opt[:, o, 2]
+                np.add.at(again, (r.square[kind == 1], to[kind == 1]), w[kind == 1])
+                np.add.at(turn, (r.square[kind == 2], to[kind == 2]), w[kind == 2])
+            M = np.linalg.inv(np.eye(n) - again)
+            parts.append((M, M @ turn))
+        (M0, N0), (M1, N1) = parts
+        left, right = [N0], [N1.T]
+        while np.abs(left[-1]).sum(axis=1).max() * np.abs(right[-1]).sum(axis=0).max() > 1e-17:
+            if len(left) > STEIN_SQUARINGS:
+                raise ArithmeticError("the two-player equations could not be solved (a play that may never end)")
+            left.append(left[-1] @ left[-1])
+            right.append(right[-1] @ right[-1])
+
+        def precondition(x: np.ndarray) -> np.ndarray:
+            r0, r1 = x[:n * n].reshape(n, n) / W, x[n * n:].reshape(n, n) / W
+            m1 = M1 @ r1
+            x0 = M0 @ r0 + N0 @ m1.T
+            for a, b in zip(left[:-1], right[:-1]):
+                x0 = x0 + a @ x0 @ b
+            return np.concatenate([x0.ravel(), (m1 + N1 @ x0.T).ravel()])
+
+        return precondition
+
+    # --- plays ----------------------------------------------------------------------------------------------
+
+    def _pair(self, plays: list[np.ndarray]) -> list[_Chosen]:
+        return [self.chosen(p, plays[p]) for p in range(2)]
+
+    def float_plays(self, start: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """Newton steps in floats from `start` (a play against every j, both players): value the plays, let each
+        chooser take its better choice everywhere, until nothing changes or a play returns (a proposal for the
+        exact rounds); and the last values, in floats."""
+        K, n = len(self.r.square), self.n
+        plays = [np.repeat(start[:, None], n, axis=1), np.repeat(start[:, None], n, axis=1) if self.b_chooses
+                 else np.zeros((K, n), dtype=bool)]
+        seen: set[bytes] = set()
+        x = None
+        tol = 1e-9 * self.r.total
+        for _ in range(NEWTON_ROUNDS):
+            chosen = self._pair(plays)
+            x = self.solver(plays, chosen)(self.constant(chosen).astype(float), 1e-12, x)
+            new = list(plays)
+            for p in self.choosers:
+                stay, flip = self.option_values(p, x)
+                gain = flip - stay + (self.options[(p, 1)][4] - self.options[(p, 0)][4])
+                better = gain > tol if p == 0 else gain < -tol
+                new[p] = self.r.can_flip[:, None] & np.where(np.abs(gain) <= tol, plays[p], better)
+            key = b"".join(x.tobytes() for x in new)
+            if all((a == b).all() for a, b in zip(new, plays)) or key in seen:
+                break
+            seen.add(key)
+            plays = new
+        assert x is not None
+        return plays, x
+
+    def value(self, plays: list[np.ndarray], X: np.ndarray | None, guess: np.ndarray) -> np.ndarray:
+        """The plays' values as limbs, refined until the exact residual is below 10^-RESIDUAL_DIGITS (from X, or
+        the float values `guess`)."""
+        chosen = self._pair(plays)
+        solve = self.solver(plays, chosen)
+        W = self.r.total
+        limit = (W << SCALE_BITS) // 10**RESIDUAL_DIGITS
+        if X is None:
+            X = _add_float(np.zeros((LIMBS, self.size), dtype=np.int64), guess)
+        for _ in range(REFINEMENTS):
+            R = _normal(W * X - self.exact(chosen, X))
+            if _bound(R) <= limit:
+                return X
+            X = _add_float(X, -solve(_floats(R), 1e-14))
+        raise ArithmeticError("the two-player values did not settle")
+
+    def solve(self, start: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, list[tuple[int, int]]]:
+        """Strategy iteration (Hoffman–Karp) from the float plays, then the certificate: the canonical plays (a
+        flip only where it gains more than the margin), the values (limbs) and the certified [low, high] of A's
+        chance from both players on the start, A moving first and B moving first (integers over 2^SCALE_BITS)."""
+        K, n = len(self.r.square), self.n
+        margin = (self.r.total << SCALE_BITS) // 10**MARGIN_DIGITS
+        M = _as_limbs(margin, (K, n))
+        can = self.r.can_flip[:, None]
+        plays, guess = self.float_plays(start)
+        X = None
+        for _ in range(MAX_ROUNDS):
+            X = self.value(plays, X, guess)
+            changed = False
+            for p in reversed(self.choosers):  # B's best reply first, then A's improvement
+                gain = self.exact_gains(X, p)
+                up, down = _signs(_normal(gain - M)) > 0, _signs(_normal(gain + M)) < 0
+                better, worse = (up, down) if p == 0 else (down, up)
+                new = can & np.where(better, True, np.where(worse, False, plays[p]))
+                if (new != plays[p]).any():
+                    plays[p], changed = new, True
+                    break
+            if not changed:
+                break
+        else:
+            raise ArithmeticError("the two-player plays did not settle")
+        assert X is not None
+        canonical = list(plays)
+        for p in self.choosers:
+            gain = self.exact_gains(X, p)
+            canonical[p] = can & (_signs(_normal(gain - M)) > 0 if p == 0 else _signs(_normal(gain + M)) < 0)
+        return canonical, X, self.certify(X, canonical)
+
+    # --- the certificate ------------------------------------------------------------------------------------
+
+    def _one_side(self, X: np.ndarray, plays: list[np.ndarray], free: int) -> np.ndarray:
+        """W·(one roll of X) with player `free` at their best, exactly (A the larger value, B the smaller), the
+        other on its play: normalised limbs over the states."""
+        use = list(plays)
+        gain = _signs(self.exact_gains(X, free))
+        use[free] = self.r.can_flip[:, None] & ((gain > 0) if free == 0 else (gain < 0))
+        return self.exact(self._pair(use), X)
+
+    def rolls_left(self, plays: list[np.ndarray], free: int) -> np.ndarray:
+        """Integers v ≥ 0 with W·v ≥ W + Σ weight·v(next) for every choice of player `free` and the other's play,
+        checked exactly: v bounds the expected rolls left from each state, whatever `free` does. v = ⌈2h⌉ + 1 for
+        h the expected rolls in floats under a play of `free`, improved towards the longest (policy iteration)
+        until the check holds (the factor 2 absorbs a play a little short of the longest and h's rounding)."""
+        W = self.r.total
+        use = list(plays)
+        can = self.r.can_flip[:, None]
+        for _ in range(NEWTON_ROUNDS):
+            chosen = self._pair(use)
+            h = self.solver(use, chosen)(np.full(self.size, float(W)), 1e-6)
+            if not np.isfinite(h).all() or h.min() < 0 or h.max() > 1e15:
+                break
+            v = np.ceil(2 * h).astype(np.int64) + 1
+            stay, flip = self.option_values(free, v)
+            worst = [self._by_square(np.where(can, np.maximum(stay, flip), stay)) if p == free
+                     else self._by_square(_moved(chosen[p], v)) for p in range(2)]
+            if (W * v - np.concatenate(worst) >= W).all():
+                return v
+            use[free] = can & np.where(flip == stay, use[free], flip > stay)
+        raise ArithmeticError("the rolls left could not be bounded (a play that may never end)")
+
+    def certify(self, X: np.ndarray, plays: list[np.ndarray]) -> list[tuple[int, int]]:
+        """[low, high] of A's chance from (A moves, s, s) and (B moves, s, s): Û ∓ v·δ (see the module)."""
+        W, n, s = self.r.total, self.n, self.start
+        WX = _normal(W * X)
+        high_gap = _normal(self._one_side(X, plays, 0) - WX)  # W(T_τ̂ Û − Û): A at their best
+        if self.b_chooses:  # W(Û − T_σ̂ Û): B at their best
+            low_gap = _normal(WX - self._one_side(X, plays, 1))
+        else:  # B never flips: T_σ̂ is the plays' own roll
+            low_gap = _normal(WX - self.exact(self._pair(plays), X))
+        low_delta, high_delta = (_bound(np.where(_signs(g) > 0, g, 0)) for g in (low_gap, high_gap))
+        v_high = self.rolls_left(plays, 0)  # A free, B on τ̂
+        v_low = self.rolls_left(plays, 1) if self.b_chooses else v_high
+        out = []
+        for state in (s * n + s, n * n + s * n + s):
+            value = sum(int(X[k, state]) << (LIMB_BITS * k) for k in range(LIMBS))
+            out.append((value - _ceil_div(int(v_low[state]) * low_delta, W),
+                        value + _ceil_div(int(v_high[state]) * high_delta, W)))
+        return out
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
 
 
 @dataclass(frozen=True)
@@ -166,176 +458,17 @@ class Certified:
     error: Fraction
 
 
-def _certified(value: int, error: Fraction) -> Certified:
-    """The chance `value` (over 2^SCALE_BITS) to CERTIFIED_DIGITS decimals: the decimal both ends of
-    [value − error, value + error] round to (half up); ArithmeticError if they round apart."""
+def _certified(low: int, high: int) -> Certified:
+    """The chance in [low, high] (over 2^SCALE_BITS) to CERTIFIED_DIGITS decimals: the decimal both ends round to
+    (half up); ArithmeticError if they round apart or the interval is wider than 10^-(digits + guard)."""
     scale, one = 10**CERTIFIED_DIGITS, 1 << SCALE_BITS
-    ends = [Fraction(value, one) - error, Fraction(value, one) + error]
-    rounded = {int(x * scale + Fraction(1, 2)) for x in ends}
+    if Fraction(high - low, one) > Fraction(2, 10 ** (CERTIFIED_DIGITS + GUARD_DIGITS)):
+        raise ArithmeticError("the certified interval is too wide")
+    rounded = {int(Fraction(x, one) * scale + Fraction(1, 2)) for x in (low, high)}
     if len(rounded) != 1:
         raise ArithmeticError("the certified interval straddles a rounding boundary")
     a = rounded.pop()
-    return Certified(f"{a // scale}.{a % scale:0{CERTIFIED_DIGITS}d}", error)
-
-
-class _Game:
-    """One game: the rolls, whether it is symmetric, and which players maximise (the others never flip)."""
-
-    def __init__(self, opts: Options, symmetric: bool) -> None:
-        self.r = _rolls(opts)
-        self.symmetric = symmetric
-        self.count = 1 if symmetric else 2
-        self.start = opts.squares.index(opts.board.start)
-
-    def _others(self, V: list[np.ndarray]) -> list[np.ndarray]:
-        return [V[0]] if self.symmetric else [V[1], V[0]]
-
-    def _reachable(self, plays: list[np.ndarray]) -> list[np.ndarray]:
-        """The pairs (i, j) each player can be to move on, from both on the start, under the plays."""
-        r, n = self.r, self.r.n
-        seen = [np.zeros((n, n), dtype=bool) for _ in range(self.count)]
-        todo = [(0, self.start, self.start)]
-        seen[0][self.start, self.start] = True
-        if not self.symmetric:  # the second player may move first too
-            todo.append((1, self.start, self.start))
-            seen[1][self.start, self.start] = True
-        rows = [np.flatnonzero(r.square == i) for i in range(n)]
-        while todo:
-            p, i, j = todo.pop()
-            for k in rows[i]:
-                for w, kind, to in r.options[k, int(plays[p][k, j])]:
-                    if w == 0 or kind == 0:
-                        continue
-                    q, a, b = (p, to, j) if kind == 1 else ((0 if self.symmetric else 1 - p), j, to)
-                    if not seen[q][a, b]:
-                        seen[q][a, b] = True
-                        todo.append((q, a, b))
-        return seen
-
-    def _ending(self, plays: list[np.ndarray]) -> list[np.ndarray]:
-        """The pairs from which a game can end under the plays (someone can win): backwards from every pair with a
-        winning outcome. From any other pair nobody ever wins, so each player's chance there is 0."""
-        r, n = self.r, self.r.n
-        before: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
-        found = [np.zeros((n, n), dtype=bool) for _ in range(self.count)]
-        todo = []
-        for p in range(self.count):
-            for k in range(len(r.square)):
-                i = int(r.square[k])
-                for j in range(n):
-                    for w, kind, to in r.options[k, int(plays[p][k, j])]:
-                        if w == 0:
-                            continue
-                        if kind == 0:
-                            if not found[p][i, j]:
-                                found[p][i, j] = True
-                                todo.append((p, i, j))
-                            continue
-                        nxt = (p, int(to), j) if kind == 1 else ((0 if self.symmetric else 1 - p), j, int(to))
-                        before.setdefault(nxt, []).append((p, i, j))
-        while todo:
-            for p, i, j in before.get(todo.pop(), ()):
-                if not found[p][i, j]:
-                    found[p][i, j] = True
-                    todo.append((p, i, j))
-        return found
-
-    def _residual(self, V: list[np.ndarray], plays: list[np.ndarray], one: int) -> list[np.ndarray]:
-        """W·V − W·F(V) exactly, V integers over `one` (object arrays)."""
-        others = self._others(V)
-        return [self.r.total * V[p] - _apply(self.r, V[p], others[p], plays[p], one) for p in range(self.count)]
-
-    def _split(self, x: np.ndarray) -> list[np.ndarray]:
-        n = self.r.n
-        return [x[p * n * n:(p + 1) * n * n].reshape(n, n) for p in range(self.count)]
-
-    def _kappa(self, plays: list[np.ndarray], reach: list[np.ndarray], ending: list[np.ndarray]) -> int:
-        """κ: the largest entry of integers v ≥ 0 with W·v − W·|T|(v) ≥ W on every reachable pair, checked exactly.
-        v = ⌈2u⌉ for u the rolls left in floats (u = |T|u + 1): then v − |T|v ≥ 2 − |T|1 ≥ 1, whatever u's
-        rounding, as long as u is within a fraction of a roll of its value."""
-        from scipy.sparse.linalg import spsolve
-
-        r = self.r
-        A, _ = _system(r, self.symmetric, plays, COUNTING, ending)
-        u = self._split(spsolve(A, np.full(A.shape[0], float(r.total))))
-        scaled = [np.vectorize(lambda x: int(np.ceil(2 * x)) if np.isfinite(x) and x > 0 else 0,
-                               otypes=[object])(x) for x in u]
-        others = self._others(scaled)
-        for p in range(self.count):
-            check = r.total * scaled[p] - _apply(r, scaled[p], others[p], plays[p], 1, COUNTING)
-            if not all(x >= r.total for x in check[reach[p]]):
-                raise ArithmeticError("the rolls left could not be bounded (a play that may never end)")
-        return int(max(max(x[reach[p]]) for p, x in enumerate(scaled)))
-
-    def solve(self, maximisers: tuple[bool, ...]) -> tuple[list[np.ndarray], list[np.ndarray], Fraction]:
-        """The plays, V as integers over 2^SCALE_BITS and the proven error bound: each round solves the plays'
-        equations in floats (a sparse LU, kept for the corrections), measures the exact residual, bounds the error
-        and settles the choices (`_improve`); a changed play starts the round again."""
-        from scipy.sparse.linalg import splu
-
-        r, one = self.r, 1 << SCALE_BITS
-        plays = _float_solve(r, self.symmetric, [None if m else np.zeros((len(r.square), r.n), dtype=bool)
-                                                 for m in maximisers])
-        as_integers = np.vectorize(lambda x: int(round(x * one)), otypes=[object])
-        lu, exact = None, None
-        seen: set[bytes] = set()
-        single = False
-        for _ in range(MAX_ROUNDS):
-            if lu is None:
-                reach, ending = self._reachable(plays), self._ending(plays)
-                if any((x & ~e).any() for x, e in zip(reach, ending)):
-                    raise ArithmeticError("under the plays found, a game from the start could go on forever")
-                A, b = _system(r, self.symmetric, plays, GAME, ending)
-                lu = splu(A)
-                exact = [as_integers(x) for x in self._split(lu.solve(b))]
-                kappa = self._kappa(plays, reach, ending)
-            assert exact is not None
-            residual = self._residual(exact, plays, one)
-            worst = max(max(abs(x) for x in res[reach[p]]) for p, res in enumerate(residual))
-            error = Fraction(kappa * worst, r.total * one)
-            final = error < Fraction(1, 10 ** (CERTIFIED_DIGITS + GUARD_DIGITS))
-            seen.add(b"".join(x.tobytes() for x in plays))
-            if self._improve(exact, plays, error, one, maximisers, reach, final, single):
-                single = single or b"".join(x.tobytes() for x in plays) in seen  # a play seen before: a cycle
-                lu = None
-                continue
-            if final:
-                return exact, plays, error
-            as_floats = np.vectorize(lambda x: -float(Fraction(x, one)))
-            rhs = np.concatenate([np.where(ending[p], as_floats(res), 0.0).ravel()  # where nobody can win, V stays 0
-                                  for p, res in enumerate(residual)])
-            delta = self._split(lu.solve(rhs))  # the correction: the same equations' linear part, in floats
-            exact = [e + as_integers(d) for e, d in zip(exact, delta)]
-        raise ArithmeticError("the two-player values did not settle")
-
-    def _improve(self, exact: list[np.ndarray], plays: list[np.ndarray], error: Fraction, one: int,
-                 maximisers: tuple[bool, ...], reach: list[np.ndarray], final: bool, single: bool) -> bool:
-        """Replace every choice of a maximiser that the other choice beats by more than the error allows (with
-        `single`, only the one that gains most); a choice within it stays as it is until the values are `final`,
-        then becomes not flipping (so the play does not depend on the rounds' precision). Whether any changed."""
-        r = self.r
-        others = self._others(exact)
-        changed = False
-        for p in range(self.count):
-            if not maximisers[p]:
-                continue
-            both = _values(r, exact[p], others[p], one)  # K × 2 × n, exact
-            margin = 2 * error * r.total * one  # each option's value is off by at most its weight times the error
-            gain = both[:, 1] - both[:, 0]
-            flip = np.array([[bool(r.can_flip[k]) and gain[k, j] > margin for j in range(r.n)]
-                             for k in range(len(r.square))])
-            keep = np.array([[not r.can_flip[k] or abs(gain[k, j]) <= margin for j in range(r.n)]
-                             for k in range(len(r.square))])
-            new = np.where(keep, False if final else plays[p], flip)
-            live = reach[p][r.square]  # rows k at the squares j where the player can be: K × n
-            switch = (new != plays[p]) & live
-            if switch.any() and single:  # one switch, the largest gain: switching every one at once can cycle
-                k, j = max(zip(*np.nonzero(switch)), key=lambda kj: abs(gain[kj[0], kj[1]]))
-                switch = np.zeros_like(switch)
-                switch[k, j] = True
-            changed = changed or bool(switch.any())
-            plays[p] = np.where(switch, new, plays[p])
-        return changed
+    return Certified(f"{a // scale}.{a % scale:0{CERTIFIED_DIGITS}d}", Fraction(high - low, 2 * one))
 
 
 @dataclass(frozen=True)
@@ -349,24 +482,47 @@ class Duel:
     depends: int
 
 
-def _duel(opts: Options, symmetric: bool) -> Duel:
-    game = _Game(opts, symmetric)
-    maximisers = (True,) if symmetric else (True, False)
-    exact, plays, error = game.solve(maximisers)
-    s, one = game.start, 1 << SCALE_BITS
-    first = _certified(int(exact[0][s, s]), error)
-    second = _certified(one - int(exact[-1][s, s]), error)  # the other moves first: 1 − their chance
-    play, reach = plays[0], game._reachable(plays)[0][game.r.square]  # K × n: the other's squares that occur
+def _reachable(game: _Game, plays: list[np.ndarray]) -> np.ndarray:
+    """The states a game from both players on the start reaches under the plays (either moving first)."""
+    n, s = game.n, game.start
+    seen = np.zeros(game.size, dtype=bool)
+    seen[[s * n + s, n * n + s * n + s]] = True
+    chosen = game._pair(plays)
+    count = 0
+    while count != (count := int(seen.sum())):
+        for p, c in enumerate(chosen):
+            rows = seen[p * n * n:(p + 1) * n * n].reshape(n, n)[game.r.square]  # K × n: rows rolled from
+            for w, state in (c[:2], c[2:4]):
+                seen[state[rows & (w > 0)]] = True
+    return seen
+
+
+def _duel(opts: Options, b_chooses: bool, start: np.ndarray) -> Duel:
+    from threadpoolctl import threadpool_limits
+
+    game = _Game(opts, b_chooses)
+    with threadpool_limits(1):  # small dense products: one thread is fastest, and threads only compete
+        plays, _, (first, second) = game.solve(start)
+    n = game.n
+    reach = _reachable(game, plays)[:n * n].reshape(n, n)[game.r.square]  # K × n: where A rolls against j
+    play = plays[0]
     flipped, stayed = (play & reach).any(axis=1), (~play & reach).any(axis=1)
-    return Duel(first, second, int(flipped.sum()), int((flipped & stayed).sum()))
+    return Duel(_certified(*first), _certified(*second), int(flipped.sum()), int((flipped & stayed).sum()))
 
 
-def best_against_box(opts: Options) -> Duel:
-    """One player plays best against one who never flips: that player's chance moving first and moving second."""
-    return _duel(opts, symmetric=False)
+def _start(opts: Options, flips: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """The one-player best play's flips as a row per roll (the first plays' proposal)."""
+    chosen = set(flips)
+    return np.array([(q, roll) in chosen for q in opts.squares for roll, _, _ in opts.rolls[q]])
 
 
-def both_maximise(opts: Options) -> Duel:
-    """Both players maximise their own chance, knowing where the other is: the first and the second mover's
-    chances (they add up to 1)."""
-    return _duel(opts, symmetric=True)
+def best_against_box(opts: Options, flips: tuple[tuple[int, int], ...] = ()) -> Duel:
+    """One player plays best against one who never flips: that player's chance moving first and moving second
+    (`flips`: a play to start from, the one-player best play's)."""
+    return _duel(opts, False, _start(opts, flips))
+
+
+def both_maximise(opts: Options, flips: tuple[tuple[int, int], ...] = ()) -> Duel:
+    """Both players maximise their own chance, knowing where the other is: the first mover's chance and the
+    same player's moving second (they add up to 1)."""
+    return _duel(opts, True, _start(opts, flips))
