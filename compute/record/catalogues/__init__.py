@@ -57,14 +57,14 @@ def problems(path: Path) -> list[str]:
     with path.open("rb") as f:
         translated = read_po(f)
     with TEMPLATE.open("rb") as f:
-        wanted = {texts(m.id) for m in read_po(f) if m.id}
+        wanted = {(m.context, texts(m.id)) for m in read_po(f) if m.id}  # a message is its context and texts
     found = []
     for message in translated:
         ids, forms = texts(message.id), texts(message.string)
         named = f"{path}: message {ids[0]!r}"  # a plural message by its singular
         if not message.id:
             continue
-        if ids not in wanted:
+        if (message.context, ids) not in wanted:
             found.append(f"{named} is not in {TEMPLATE.name} (run pybabel update)")
             continue
         english = set(placeholders(ids[-1]))
@@ -75,8 +75,9 @@ def problems(path: Path) -> list[str]:
                 found.append(f"{named}: the translation's placeholders {sorted(set(placeholders(form)))} differ "
                              f"from the English {sorted(english)}")
                 break
-    missing = wanted - {texts(m.id) for m in translated if m.id}
-    found += [f"{path}: message {ids[0]!r} is missing (run pybabel update)" for ids in sorted(missing)]
+    missing = wanted - {(m.context, texts(m.id)) for m in translated if m.id}
+    found += [f"{path}: message {ids[0]!r} is missing (run pybabel update)"
+              for _, ids in sorted(missing, key=lambda m: (m[0] or "", m[1]))]
     return found
 
 
