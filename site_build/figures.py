@@ -121,7 +121,8 @@ def cell(square: int, width: int) -> tuple[int, int]:
 
 def _jump_lines(board: BoardDefinition, width: int, opacity: float = 1.0) -> list[Trace]:
     traces = []
-    for pairs, colour, name in ((board.ladders, LADDER, "Ladder (up)"), (board.chutes, CHUTE, "Chute (down)")):
+    chutes = f"{board.chute_noun.capitalize()} (down)"
+    for pairs, colour, name in ((board.ladders, LADDER, "Ladder (up)"), (board.chutes, CHUTE, chutes)):
         xs: list[float | None] = []
         ys: list[float | None] = []
         texts: list[str | None] = []
@@ -164,7 +165,7 @@ def square_names(board: BoardDefinition) -> list[str]:
     for a, b in board.ladders:
         names[a] = f"Square {a}: ladder up to {b}"
     for a, b in board.chutes:
-        names[a] = f"Square {a}: chute down to {b}"
+        names[a] = f"Square {a}: {board.chute_noun} down to {b}"
     names[board.squares] = f"Square {board.squares}: the finish"
     return names
 

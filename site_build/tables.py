@@ -48,9 +48,10 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
     s = r.series
     length = s.length
     out: dict[str, str] = {}
-    jumps = [[kind, a, b] for kind, pairs in (("Ladder", board.ladders), ("Chute", board.chutes)) for a, b in pairs]
+    jumps = [[kind, a, b] for kind, pairs in (("Ladder", board.ladders), (board.chute_noun.capitalize(), board.chutes))
+             for a, b in pairs]
     out["board"] = html_table(["Kind", "From square", "To square"], jumps,
-                              f"The {len(jumps)} chutes and ladders of this {board.squares}-square board")
+                              f"The {len(jumps)} {board.chute_word} and ladders of this {board.squares}-square board")
     out["length"] = html_table(
         ["Turns", "Exact chance it ends on this turn", "Simulated share"],
         [[k, percent(p, 4), percent(q, 4)] for k, p, q in zip(length.turns, length.probability, length.simulated)],

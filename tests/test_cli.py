@@ -53,6 +53,27 @@ def test_solve_words_from_a_file(tmp_path):
     assert "First of two players wins" in out.stdout and "Average game" in out.stdout
 
 
+def test_solve_in_a_language_prints_the_pages_sentences():
+    """`--lang fr`: the sentences of compute.record.words in French (the pages' own), the numbers in the French
+    format; an unknown language is refused naming the ones there are."""
+    from helpers import chain
+
+    from chutes.compute.record.results import solve
+    from chutes.compute.record.words import words
+
+    out = chutes("solve", "tiny", "--lang", "fr")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[:-1] == words("fr").summary(solve(chain("tiny"))).splitlines()
+    assert "Partie moyenne\u00a0: 8,8333 tours pour un joueur seul" in out.stdout
+    assert lines[-1].startswith("  (résolu en ") and lines[-1].endswith(" s)")
+    race = chutes("solve", "tiny", "--players", "3", "--lang", "de")
+    assert "Spieler 1 (auf Feld 0) gewinnt mit der Wahrscheinlichkeit 0,3776" in race.stdout
+    bad = chutes("solve", "tiny", "--lang", "it")
+    assert bad.stderr.strip() == ("chutes: error: Invalid value for '--lang': no catalogue for 'it': the languages "
+                                  "are en, ar, de, es, fr, hi (see 'chutes solve --help')")
+
+
 def test_solve_positions():
     out = chutes("solve", "classic", "--positions", "99,99", "--json")
     assert out.returncode == 0, out.stderr
@@ -79,6 +100,7 @@ def test_simulate_json():
     ("simulate", "classic", "--seed", "-4"),
     ("frobnicate",),
     ("solve",),
+    ("solve", "tiny", "--lang", "xx"),
 ])
 def test_bad_input_one_line_exit_2(args):
     out = chutes(*args)

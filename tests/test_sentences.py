@@ -21,9 +21,11 @@ from chutes.compute.board.cost import estimated_seconds
 from chutes.compute.board.file import board_from_mapping
 from chutes.compute.board.model import Board
 from chutes.compute.numbers import exact_json, fixed_decimal
+from chutes.compute.record.catalogues import languages
 from chutes.compute.record.results import BOUND_TURNS, solve
 from chutes.compute.record.schema import Bracket, Exact, FirstPlayer, Results, Rounds
 from chutes.compute.record.words import (
+    Words,
     bounds_sentence,
     certified,
     games,
@@ -400,6 +402,79 @@ def test_the_board_page_says_it_in_these_words() -> None:
     assert "a quarter" not in page and "0.0%" not in page and "100.0%" not in page
 
 
+def test_a_board_written_with_snakes_reads_snakes() -> None:
+    """A board file's `snakes = [...]` names them on its page, in its drawing's legend and hover texts, and in its
+    record (the bundled UK board): never "chutes"."""
+    from chutes.compute.record.build import board_record
+    from chutes.compute.record.schema import BoardRecord, Skipped
+    from chutes.site_build.render import render_pages
+
+    computed = board_record(board("uk"), Skipped(skipped="left out in this test"))
+    record = BoardRecord.model_validate({**computed.json_form(), "checksum": "-"})
+    assert record.results.board.chute_word == "snakes"
+    page = render_pages([record])["boards/uk.md"]
+    assert re.findall(r"(?i)\bchutes?\b(?!-)", page) == [], "the page's words (its styles' classes aside)"
+    assert "10 ladders and 11 snakes." in page and "red-orange arrows are snakes (down)" in page
+    assert '"name":"Snake (down)"' in page and '"Square 21: snake down to 3"' in page
+    assert "| Snake 21 → 3 |" in page
+
+
+# --- every language ---------------------------------------------------------------------------------------------
+
+def numbers(text: str, lang: str) -> list[Decimal]:
+    """Every number written in `text`, read back as the locale writes numbers (Babel, strictly: a number grouped
+    otherwise than the locale groups is refused), in increasing order (a translation may reorder them)."""
+    from babel.numbers import get_decimal_symbol, get_group_symbol, parse_decimal
+
+    point, group = re.escape(get_decimal_symbol(lang)), re.escape(get_group_symbol(lang))
+    tokens = re.findall(rf"\d(?:[\d{group}]*\d)?(?:{point}\d+)?", text)
+    return sorted(parse_decimal(token, lang, strict=True) for token in tokens)
+
+
+def check_languages(c: TurnChain) -> None:
+    """Every sentence of the board in every language says the numbers the English sentence says, each written as
+    the language's locale writes it (the English sentences are the ones `check_sentences` proves true)."""
+    result = solve(c)
+    res = Results.model_validate(result)
+    g = res.game_length
+
+    def sentences(w: Words) -> list[str]:
+        said = [*w.summary(result).splitlines(), w.typical_game(g, "**")]
+        said += [w.bounds_sentence(res.bounds_outward[str(n)], n) for n in BOUND_TURNS]
+        said += [f(x) for x in [*g.at_most.values(), *g.more_than.values()] for f in (w.share, w.games)]
+        return said + [w.share_of_games(g.shortest.probability), w.certified(["5.871e-39", "0"])]
+
+    english = sentences(Words("en"))
+    for lang in languages()[1:]:
+        translated = sentences(Words(lang))
+        assert len(translated) == len(english)
+        for source, sentence in zip(english, translated):
+            assert numbers(sentence, lang) == numbers(source, "en"), (lang, source, sentence)
+
+
+@pytest.mark.parametrize("slug", ["classic", "tiny", "zeilberger-line"])
+def test_every_language_says_the_same_numbers_on_bundled_boards(slug: str) -> None:
+    check_languages(chain(slug))
+
+
+def test_numbers_are_written_as_each_locale_writes_them() -> None:
+    """Decimal comma, the locale's grouping (Hindi's lakh), the percent sign's place, an exact decimal's every
+    digit and a fraction's digits as they are."""
+    fr, de, hi, ar = (Words(lang) for lang in ("fr", "de", "hi", "ar"))
+    assert fr.percent("0.50780277") == "50,8\u00a0%" and de.count(1_000_000) == "1.000.000"
+    assert hi.count(1_000_000) == "10,00,000" and ar.percent("0.5078") == "50.8%"
+    assert fr.decimal("0.50780277346091397787392387841954080716542767187941") == \
+        "0,50780277346091397787392387841954080716542767187941"
+    assert de.decimal("0.5000000000") == "0,5000000000" and hi.fraction("1234567", "9876543") == "1234567/9876543"
+    assert de.label(1000) == "1000" and fr.count(4453) == "4\u202f453"
+
+
+def test_plurals_follow_the_count() -> None:
+    ar, fr = Words("ar"), Words("fr")
+    assert [ar.turns(n) for n in (1, 2, 3, 11, 100)] == ["1 دور", "2 دور", "3 أدوار", "11 دورًا", "100 دور"]
+    assert [fr.turns(n) for n in (0, 1, 2)] == ["0 tour", "1 tour", "2 tours"]
+
+
 # --- random boards ---------------------------------------------------------------------------------------------
 
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -416,3 +491,9 @@ def test_every_sentence_is_true_on_random_boards(b: Board) -> None:
 @given(rule_boards(max_squares=80))
 def test_every_sentence_is_true_on_many_random_boards(b: Board) -> None:
     check_sentences(turn_chain(b))
+
+
+@settings(PROPERTY, max_examples=25)
+@given(rule_boards(max_squares=20))
+def test_every_language_says_the_same_numbers_on_random_boards(b: Board) -> None:
+    check_languages(turn_chain(b))

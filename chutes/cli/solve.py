@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from chutes.compute.board.limits import MAX_PLAYERS
+from chutes.compute.record.catalogues import languages
 
 from .group import (
     PLAIN_DIGITS,
@@ -41,6 +42,13 @@ def _working(label: str, estimate: float):
     return step(label, estimate)
 
 
+def _language(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """The --lang value, if it has a catalogue (read only when words are written)."""
+    if value not in languages():
+        raise click.BadParameter(f"no catalogue for {value!r}: the languages are {', '.join(languages())}")
+    return value
+
+
 @main.command(help="Solve BOARD (a .toml file or a board's name) exactly.")
 @click.argument("board")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of words.")
@@ -51,9 +59,11 @@ def _working(label: str, estimate: float):
               help="Number of players starting together: each seat's chance to win.")
 @click.option("--exact", "exact", is_flag=True,
               help="With --players 3: the first player's chance as an exact fraction (it can take a while).")
+@click.option("--lang", default="en", show_default=True, callback=_language, metavar="CODE",
+              help=f"The language of the words: {', '.join(languages())} (the JSON is the same in every language).")
 @scheduler_option("Do the exact methods' work modulo many primes on this Dask cluster (e.g. tcp://10.0.0.5:8786).")
 @project_option
-def solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool,
+def solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool, lang: str,
           scheduler: str | None, project: Path | None) -> None:
     """Solve a board, or a race between players on it."""
     if positions is not None and players is not None:
@@ -63,17 +73,17 @@ def solve(board: str, as_json: bool, positions: str | None, players: int | None,
     from chutes.compute.solve.modular import on_cluster
 
     with on_cluster(scheduler):
-        _solve(board, as_json, positions, players, exact, project)
+        _solve(board, as_json, positions, players, exact, lang, project)
 
 
-def _solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool,
+def _solve(board: str, as_json: bool, positions: str | None, players: int | None, exact: bool, lang: str,
            project: Path | None) -> None:
     from chutes._api.results import solve as solve_board  # the Python API: one path to every result
 
     b, estimate = find_board_and_estimate(board, project)
     result = solve_board(b)
     if exact:
-        _first_of_three(result, as_json)
+        _first_of_three(result, as_json, lang)
         return
     started = time.perf_counter()
     race = None
@@ -85,17 +95,18 @@ def _solve(board: str, as_json: bool, positions: str | None, players: int | None
         if as_json:
             emit_json(race.to_json())
         else:
-            _print_race(b, race.to_json())
+            _print_race(b, race.to_json(), lang)
         return
     with _working(f"solving {b.slug or board}", estimate):
         found = result.to_json()
     if as_json:
         emit_json(found)
     else:
-        from chutes.compute.record.words import summary  # pydantic's models: only for the words
+        from chutes.compute.record.words import words  # pydantic's models and Babel: only for the words
 
-        click.echo(summary(found))
-        click.echo(f"  (solved in {time.perf_counter() - started:.2f} s)")
+        said = words(lang)
+        click.echo(said.summary(found))
+        click.echo("  " + said.solved_in(time.perf_counter() - started))
 
 
 @main.command(help="The best play on BOARD when its rules give a choice (choice = \"coin\"): where to flip, "
@@ -134,13 +145,12 @@ def strategy(board: str, as_json: bool, project: Path | None) -> None:
                f"both players playing best, the first wins with {found['both_best']['decimal'][:12]}.")
 
 
-def _first_of_three(result: Result, as_json: bool) -> None:
+def _first_of_three(result: Result, as_json: bool, lang: str) -> None:
     from chutes.compute.board.cost import BUDGET_SECONDS
     from chutes.compute.board.model import BoardError
     from chutes.compute.numbers import fraction_json
     from chutes.compute.record.results import board_json
-    from chutes.compute.record.schema import FirstPlayer
-    from chutes.compute.record.words import leading_digits
+    from chutes.compute.record.words import words
 
     b = result.board
     seconds = result.first_of_three_seconds
@@ -154,22 +164,13 @@ def _first_of_three(result: Result, as_json: bool) -> None:
     if as_json:
         emit_json({"board": board_json(b), "players": 3, "first_player_wins": p})
         return
-    click.echo(f"{printable(b.title)}\n  First of three players wins: {leading_digits(FirstPlayer(**p))}\n"
-               f"    exactly a fraction with {p['numerator_digits']:,} digits over {p['denominator_digits']:,} "
-               f"(use --json for all of them; solved in {time.perf_counter() - started:.1f} s)")
+    click.echo(words(lang).first_of_three(printable(b.title), p, time.perf_counter() - started))
 
 
-def _print_race(b: Board, result: dict[str, Any]) -> None:
-    click.echo(f"{printable(b.title)}")
-    for w in result["win_probabilities"]:
-        if w["exact"]:
-            how = f"exactly {w['numerator']}/{w['denominator']}"
-            if len(how) > 60:
-                how = f"exactly: a fraction of {len(w['denominator']):,} digits, see --json"
-        else:
-            how = f"± {w['error_bound']}"
-        click.echo(f"  Seat {w['seat']} (on square {w['square']}) wins with probability {w['decimal']} ({how})")
-    click.echo(f"  Expected rounds until someone wins: {result['expected_rounds']['decimal'][:20]}")
+def _print_race(b: Board, result: dict[str, Any], lang: str) -> None:
+    from chutes.compute.record.words import words
+
+    click.echo(words(lang).race(printable(b.title), result))
 
 
 def _parse_positions(text: str, board: Board) -> list[int]:

@@ -28,9 +28,10 @@ BOUND_TURNS = (9, 100, 500)
 
 
 def board_json(board: Board) -> dict[str, Any]:
-    """The board's own definition, as read from its file."""
+    """The board's own definition, as read from its file; `chute_word` only for a board that says "snakes" (a board
+    with chutes keeps the record it always had)."""
     return {"slug": board.slug, "title": board.title, "source": board.source, "listed": board.listed,
-            **board.canonical()}
+            **({"chute_word": board.chute_word} if board.chute_word != "chutes" else {}), **board.canonical()}
 
 
 def solve(chain: TurnChain) -> dict[str, Any]:
@@ -96,6 +97,11 @@ SIMPLE_RULES = (("the roll would land on the head of a chute", ("chute_heads",))
 """Rules a player can follow at the table, in words, each the flips of the named strategies together."""
 
 
+def snakes(words: str, chute_word: str) -> str:
+    """Words about chutes as the board's file names them: "snake" for a board written with `snakes = [...]`."""
+    return words.replace("chute", "snake") if chute_word == "snakes" else words
+
+
 def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
     """A board with a choice: where the best play flips, that it is optimal (Bellman's equation, checked exactly),
     the named strategies' exact expected turns and what each loses, the first of two players' chance when both
@@ -114,7 +120,7 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
     rows = compared(play)
     named = {key: flips(play.options) for key, _, flips in STRATEGIES}
     simple = []
-    for words, keys in SIMPLE_RULES:
+    for words, keys in ((snakes(words, board.chute_word), keys) for words, keys in SIMPLE_RULES):
         W = evaluate(play.options, set().union(*(named[k] for k in keys)), board.start)
         if W is not None:
             simple.append((1 + W[board.start], words))
@@ -134,7 +140,8 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
         "ties": [list(t) for t in play.ties],
         "rounds": play.rounds,
         "bellman": True,
-        "strategies": [{"key": key, "label": label, "expected_turns": None if value is None else exact_json(value),
+        "strategies": [{"key": key, "label": snakes(label, board.chute_word),
+                        "expected_turns": None if value is None else exact_json(value),
                         "loss": None if value is None else exact_json(value - best)} for key, label, value in rows],
         "both_best": exact_json(chain.first_player_wins),
         "both_best_second": exact_json(1 - chain.first_player_wins),

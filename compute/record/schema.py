@@ -203,11 +203,18 @@ class BoardDefinition(_Model):
     start: int = Field(ge=0)
     ladders: list[tuple[int, int]]
     chutes: list[tuple[int, int]]
+    chute_word: Literal["chutes", "snakes"] = Field(default="chutes", description="What the board's file calls its "
+                                                    "chutes (`snakes = [...]`: snakes), and so its pages.")
     listed: bool = Field(default=True, description="Whether the board is in the menu, the home table and the "
                                                    "comparison (a test board is not).")
     choice: Literal["coin"] | None = Field(default=None, description="After each roll the player may flip a coin "
                                            "for one square more or less (absent: no choice); the results are for "
                                            "the best play (Results.strategy).")
+
+    @property
+    def chute_noun(self) -> str:
+        """One of the board's chutes, in its file's word: "chute" or "snake"."""
+        return self.chute_word.removesuffix("s")
 
     @property
     def house_rules(self) -> bool:
