@@ -100,6 +100,9 @@ def test_the_api_gives_the_command_lines_numbers(slug: str, capsys: pytest.Captu
         _assert_prints(value)
     assert "digits" in result._repr_html_() or _is_short(result.first_player_wins)
     assert _as_printed(result.strategy.to_json() if result.strategy else None) == printed.get("strategy")
+    shown = [result._repr_html_(), result.players(3)._repr_html_(), pair._repr_html_(), board._repr_png_()[0],
+             *((result.strategy._repr_html_(),) if result.strategy else ())]  # what Jupyter shows of each
+    assert shown[3].startswith(b"\x89PNG") and all(len(html) < 100_000 for html in shown[:3])
     assert _as_printed(two) == _cli_json(capsys, "solve", slug, "--players", "2")
     assert [c.value for c in result.players(2).chances] == [result.first_player_wins, 1 - result.first_player_wins]
     assert _as_printed(three) == _cli_json(capsys, "solve", slug, "--players", "3")
