@@ -52,7 +52,7 @@ def test_the_tutorial_is_a_guide_page_with_its_outputs_and_the_notebook_beside_i
         figure = json.loads(text)
         assert figure["data"] and "template" not in figure["layout"]  # the site's own template applies
     assert "<script" not in page and "cdn.plot.ly" not in page and "https://" not in page  # offline
-    assert page.count('<img src="data:image/png;base64,') == 3 and "0.507802773461…" in page
+    assert page.count('<img src="data:image/png;base64,') == 3 and "0.507802773460…" in page
     assert "A race of 4 players" in page and "The best play" in page
     assert "```python" not in page  # the cells run in order, in the notebook, not one by one as examples
     assert "(tutorial.md)" in pages["guide/api.md"]

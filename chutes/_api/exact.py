@@ -9,7 +9,7 @@ no such limit, and shows a long value briefly: its leading digits and how many d
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal, localcontext
 from fractions import Fraction
 from functools import wraps
 from html import escape
@@ -21,7 +21,7 @@ import gmpy2
 from chutes.compute.numbers import decimal_string, digit_count, integer_text
 
 SHOWN_DIGITS = 12
-"""Significant digits of the decimal a long value's representation shows (the value stays exact)."""
+"""Significant digits a long value's representation shows before "…" (the value stays exact)."""
 SHORT_DIGITS = 24
 """A value whose numerator and denominator have at most this many digits together is shown whole."""
 FLOAT_SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ]?z?#?)(?P<zero>0?)(?P<width>\d*)"
@@ -74,13 +74,13 @@ class Exact(Fraction):
     def __repr__(self) -> str:
         if self.short:
             return f"Exact({self.numerator}, {self.denominator})"
-        return f"Exact({decimal_string(self, SHOWN_DIGITS)}…, {self._size()})"
+        return f"Exact({_leading(self)}…, {self._size()})"
 
     def _repr_html_(self) -> str:
         """What Jupyter shows: the fraction if short, else its leading digits and its size (str() gives it whole)."""
         if self.short:
             return f"<span>{self} <small>≈ {decimal_string(self, SHOWN_DIGITS)}</small></span>"
-        return (f"<span>{decimal_string(self, SHOWN_DIGITS)}… <small>(exactly: a fraction of "
+        return (f"<span>{_leading(self)}… <small>(exactly: a fraction of "
                 f"{escape(self._size())}; <code>str()</code> gives every digit)</small></span>")
 
     def __format__(self, spec: str) -> str:
@@ -110,6 +110,14 @@ class Exact(Fraction):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.numerator, self.denominator))
+
+
+def _leading(x: Fraction) -> str:
+    """x's first SHOWN_DIGITS significant digits, cut rather than rounded: the digits shown before "…" are x's own
+    (as on the site)."""
+    with localcontext() as ctx:
+        ctx.prec, ctx.rounding = SHOWN_DIGITS, ROUND_DOWN
+        return format(+_stand_in(x, SHOWN_DIGITS), "f")
 
 
 def _stand_in(x: Fraction, precision: int) -> Decimal:
