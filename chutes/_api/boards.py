@@ -4,10 +4,16 @@ lookup `chutes solve BOARD` uses to find a board by name or path (`find_board`).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from chutes.compute.board import model
 from chutes.compute.board.file import parse_board, resolve_board
 from chutes.site_build.project import BUNDLED_BOARDS, Project
+
+from .drawing import board_plot, board_png
+
+if TYPE_CHECKING:
+    from plotly.graph_objects import Figure
 
 
 def find_board(spec: str, project: str | os.PathLike[str] | None = None) -> model.Board:
@@ -25,7 +31,8 @@ class Board(model.Board):
 
     It is the compute stage's own model (`chutes.compute.board.model.Board`, which every command uses), with
     two ways to make one; a board equals any other with the same fields, however it was made. A bad board
-    raises `BoardError` with the command line's one-line message.
+    raises `BoardError` with the command line's one-line message. In Jupyter a board shows itself drawn, as the
+    site draws it (`figure()` gives the drawing as a plotly figure).
 
     >>> board = Board.load("tiny")
     >>> board.squares, board.die, board.jumps
@@ -76,3 +83,14 @@ class Board(model.Board):
         return NotImplemented
 
     __hash__ = model.Board.__hash__
+
+    def figure(self) -> Figure:
+        """The board drawn as its page on the site draws it (numbered zig-zag squares, ladders and chutes as
+        arrows), as a plotly figure."""
+        return board_plot(self)
+
+    def _repr_png_(self) -> tuple[bytes, dict[str, str]]:
+        """What Jupyter shows: the same drawing as a PNG (the still image the site shows before its chart), and
+        the words for it (its metadata's "alt")."""
+        return board_png(self), {"alt": f"The board {self.title} drawn: its {self.squares} squares, its ladders and "
+                                        "chutes as arrows"}

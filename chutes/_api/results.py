@@ -20,10 +20,14 @@ from chutes.compute.record.results import solve as results_json
 from chutes.compute.solve.chain import TurnChain, safe_squares, turn_chain
 from chutes.compute.solve.strategy import as_played
 
+from .exact import Exact, exact
+
 if TYPE_CHECKING:
     from plotly.graph_objects import Figure
 
     from chutes.compute.record.schema import BoardRecord
+
+    from .play import BestPlay
 
 SHOWN_DIGITS = 12
 """Significant digits of the values a result's table and representations show (the values stay exact)."""
@@ -37,11 +41,11 @@ def solve(board: Board, budget: float = BUDGET_SECONDS) -> Result:
     >>> import chutes
     >>> result = chutes.solve(chutes.Board.load("tiny"))
     >>> result.expected_turns
-    Fraction(53, 6)
-    >>> result.first_player_wins
-    Fraction(30799, 57720)
+    Exact(53, 6)
+    >>> print(result.first_player_wins)
+    30799/57720
     >>> result.length.median, result.length.pmf(1), result.length.cdf(3)
-    (7, Fraction(0, 1), Fraction(11, 54))
+    (7, Exact(0, 1), Exact(11, 54))
     """
     check_cost(as_played(board), board.slug or board.title, budget)
     return Result(board)
@@ -49,15 +53,19 @@ def solve(board: Board, budget: float = BUDGET_SECONDS) -> Result:
 
 @dataclass(frozen=True)
 class Bounded:
-    """A number known to lie within `error_bound` of `value` (both exact): certified decimals, or an exact value
-    (`error_bound` 0).
+    """A number known to lie within `error_bound` of `value` (both exact, as `Exact`): certified decimals, or an
+    exact value (`error_bound` 0).
 
     >>> Bounded(Fraction(1, 3)).exact, float(Bounded(Fraction("0.333"), Fraction("0.001")))
     (True, 0.333)
     """
 
-    value: Fraction
-    error_bound: Fraction = Fraction(0)
+    value: Exact
+    error_bound: Exact = Exact(0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", exact(self.value))  # any fraction given: an Exact, which prints
+        object.__setattr__(self, "error_bound", exact(self.error_bound))
 
     @property
     def exact(self) -> bool:
@@ -74,8 +82,8 @@ class Bounded:
 def _bounded(entry: dict[str, Any]) -> Bounded:
     """A value of the command line's JSON: exact (numerator and denominator), or certified (decimal, error bound)."""
     if entry["exact"]:
-        return Bounded(fraction_from_json(entry))
-    return Bounded(Fraction(entry["decimal"]), Fraction(entry["error_bound"]))
+        return Bounded(Exact(fraction_from_json(entry)))
+    return Bounded(Exact(entry["decimal"]), Exact(entry["error_bound"]))
 
 
 @dataclass(frozen=True)
@@ -86,7 +94,7 @@ class Race:
     >>> import chutes
     >>> race = chutes.solve(chutes.Board.load("tiny")).positions([8, 3])
     >>> [seat.value for seat in race.chances]
-    [Fraction(294, 481), Fraction(187, 481)]
+    [Exact(294, 481), Exact(187, 481)]
     >>> race.expected_rounds
     Bounded(4.31101871102 ± 5.63e-38)
     """
@@ -100,6 +108,14 @@ class Race:
         """The race as `chutes solve BOARD --players N --json` (or `--positions A,B,... --json`) prints it."""
         return deepcopy(self._json)
 
+    def _repr_html_(self) -> str:
+        """The table of seats Jupyter shows: each seat's square and chance, and the expected rounds."""
+        rows = "".join(f"<tr><td>{seat}</td><td>{square}</td><td>{_bounded_text(chance)}</td></tr>"
+                       for seat, (square, chance) in enumerate(zip(self.squares, self.chances), start=1))
+        return (f"<table><caption>A race of {len(self.squares)} players, seat 1 moving first</caption><thead><tr>"
+                f"<th>Seat</th><th>Square</th><th>Chance to win</th></tr></thead><tbody>{rows}</tbody><tfoot><tr>"
+                f"<td colspan=3>Expected rounds: {_bounded_text(self.expected_rounds)}</td></tr></tfoot></table>")
+
 
 class GameLength:
     """The number of turns one player's game lasts, exactly: its distribution (`pmf`, `cdf`, `quantile`, `mode`)
@@ -110,7 +126,7 @@ class GameLength:
     >>> import chutes
     >>> length = chutes.solve(chutes.Board.load("zeilberger-line")).length
     >>> length.mean, length.mode, length.quantile(0.9), length.pmf(40)
-    (Fraction(5249404473, 268435456), 19, 21, Fraction(0, 1))
+    (Exact(5249404473, 268435456), 19, 21, Exact(0, 1))
     """
 
     def __init__(self, chain: TurnChain) -> None:
@@ -126,15 +142,15 @@ class GameLength:
         dist = self._chain.distribution
         return k > dist.terms and not dist.alive
 
-    def pmf(self, k: int) -> Fraction:
+    def pmf(self, k: int) -> Exact:
         """P(T = k): the chance that a game lasts exactly `k` turns."""
         if k < 1 or self._over_by(k):
-            return Fraction(0)
-        return self._chain.distribution.term(k)
+            return Exact(0)
+        return exact(self._chain.distribution.term(k))
 
-    def cdf(self, k: int) -> Fraction:
+    def cdf(self, k: int) -> Exact:
         """P(T ≤ k): the chance that a game is over within `k` turns."""
-        return Fraction(1) if self._over_by(k) else self._chain.distribution.cdf(k)
+        return Exact(1) if self._over_by(k) else exact(self._chain.distribution.cdf(k))
 
     def quantile(self, q: Fraction | int | float | str) -> int:
         """The smallest k with P(T ≤ k) ≥ q, decided exactly; a float is read as the decimal it prints as (0.9
@@ -155,14 +171,14 @@ class GameLength:
         return self._chain.distribution.mode()
 
     @property
-    def mean(self) -> Fraction:
+    def mean(self) -> Exact:
         """E[T]: the expected number of turns."""
-        return self._chain.moments[0]
+        return exact(self._chain.moments[0])
 
     @property
-    def variance(self) -> Fraction:
+    def variance(self) -> Exact:
         """Var[T]: the variance of the number of turns."""
-        return self._chain.moments[1]
+        return exact(self._chain.moments[1])
 
 
 def checked_squares(board: Board, squares: Sequence[int]) -> list[int]:
@@ -183,9 +199,9 @@ def checked_squares(board: Board, squares: Sequence[int]) -> list[int]:
 
 
 class Result:
-    """A board's exact results (from `solve`), each computed once, when first asked: values as
-    `fractions.Fraction`, the game-length distribution, races of several players, the command line's JSON and
-    the site's figures. In Jupyter a result shows its headline table.
+    """A board's exact results (from `solve`), each computed once, when first asked: values as `Exact` fractions
+    (which print at any length), the game-length distribution, races of several players, the best play of a board
+    with a choice, the command line's JSON and the site's figures. In Jupyter a result shows its headline table.
 
     >>> import chutes
     >>> result = chutes.solve(chutes.Board.load("tiny"))
@@ -207,28 +223,38 @@ class Result:
         return self._chain.board
 
     @property
-    def strategy(self) -> dict[str, Any] | None:
-        """With a choice (`choice = "coin"`): the best play and the strategies compared, as `chutes strategy
-        BOARD --json` prints them (None without a choice).
+    def strategy(self) -> BestPlay | None:
+        """With a choice (`choice = "coin"`): the best play, proven optimal, and the strategies compared (None
+        without a choice); its `to_json()` is what `chutes strategy BOARD --json` prints.
 
         >>> import chutes
         >>> coin = chutes.solve(chutes.Board.from_toml('squares = 10\\ndie = 6\\nchoice = "coin"\\n'
         ...                                            'ladders = [[4, 9]]\\nchutes = [[8, 2]]'))
-        >>> [row["key"] for row in coin.strategy["strategies"]][-1], coin.strategy["bellman"]
-        ('best', True)
+        >>> coin.strategy.flips[:3], coin.strategy.expected_turns
+        (((0, 2), (0, 3), (0, 4)), Exact(13181, 2574))
         """
-        return self.to_json().get("strategy")
+        return self._best_play
+
+    @cached_property
+    def _best_play(self) -> BestPlay | None:
+        """The best play, read once from the JSON (a cached property's docstring is not a doctest)."""
+        found = self.to_json().get("strategy")
+        if found is None:
+            return None
+        from .play import BestPlay
+
+        return BestPlay.from_json(self.board, found)
 
     @property
-    def expected_turns(self) -> Fraction:
+    def expected_turns(self) -> Exact:
         """The expected number of turns one player takes to finish, from the board's start."""
         chain = self._chain
-        return chain.expected_turns[chain.start]
+        return exact(chain.expected_turns[chain.start])
 
     @property
-    def first_player_wins(self) -> Fraction:
+    def first_player_wins(self) -> Exact:
         """The chance that the first of two players wins."""
-        return self._chain.first_player_wins
+        return exact(self._chain.first_player_wins)
 
     @property
     def first_of_three_seconds(self) -> float:
@@ -236,10 +262,10 @@ class Result:
         return self._chain.first_of_three_seconds
 
     @property
-    def first_of_three_wins(self) -> Fraction:
+    def first_of_three_wins(self) -> Exact:
         """The exact chance that the first of three players wins: a fraction of many digits, which may take long
         (`first_of_three_seconds`); `players(3)` certifies it to 35 digits at once."""
-        return self._chain.first_of_three_wins
+        return exact(self._chain.first_of_three_wins)
 
     @cached_property
     def length(self) -> GameLength:
@@ -309,9 +335,16 @@ class Result:
         return f"Result(board={self.board.slug or self.board.title!r})"
 
 
+def _bounded_text(x: Bounded) -> str:
+    """A certified or exact value in a table: its decimals, and the fraction if exact, else its error bound."""
+    if x.exact:
+        return _shown(x.value)
+    return f"{decimal_string(x.value, SHOWN_DIGITS)} (± {float(x.error_bound):.1e})"
+
+
 def _shown(x: Fraction) -> str:
     """An exact value as a table shows it: decimals, then the fraction itself if short, else its size."""
     top, bottom = digit_count(x.numerator), digit_count(x.denominator)  # a long one is too long for str()
-    exact = f"{x.numerator}/{x.denominator}" if top + bottom < 2 * SHOWN_DIGITS else \
+    exact = str(Exact(x)) if top + bottom < 2 * SHOWN_DIGITS else \
         f"a fraction of {top:,} digits over {bottom:,}"
     return f"{decimal_string(x, SHOWN_DIGITS)} (exactly {exact})"

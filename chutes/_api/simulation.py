@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from chutes.compute.board.model import Board
 from chutes.compute.numbers import decimal_string
 from chutes.compute.solve.simulate import Estimate, simulate_summary
 
+from .exact import Exact
 from .results import solve
 
 MAX_SEED = 2**64 - 1
@@ -34,8 +34,8 @@ class Simulation:
     first_player_wins: Estimate
     shortest_seen: int
     longest_seen: int
-    exact_mean_turns: Fraction = field(repr=False)
-    exact_first_player_wins: Fraction = field(repr=False)
+    exact_mean_turns: Exact = field(repr=False)
+    exact_first_player_wins: Exact = field(repr=False)
     seconds: float = field(repr=False, compare=False)
     """How long the games took to play."""
 

@@ -124,8 +124,9 @@ def strategy(board: str, as_json: bool, project: Path | None) -> None:
     if b.choice is None:
         raise BoardError(f"{b.slug or b.title}: the rules give no choice (add choice = \"coin\" to the board file)")
     with _working(f"solving {b.slug or board}", estimate):
-        found = solve_board(b).strategy
-    assert found is not None
+        play = solve_board(b).strategy
+    assert play is not None
+    found = play.to_json()
     if as_json:
         emit_json({"board": board_json(b), "strategy": found})
         return

@@ -6,8 +6,10 @@ Its sources are the project's `guide/` folder, outside the package: Markdown pag
 templates (`*.md.j2`) filled with what a module here reads from the code the page describes, each module with
 one job: the board file's keys (`boards`), the command line (`commands`), the templates' inputs, filters and
 default files (`templates`), the Python API from its docstrings (`api`, with griffe), the measurements
-(`performance`); the Data page reuses the Data page's record schema (`site_build.records`). They are rendered
-here to Markdown in the docs tree before the engine runs, so that MkDocs and Zensical publish the same pages.
+(`performance`); the Data page reuses the Data page's record schema (`site_build.records`). The tutorial is a
+notebook (`guide/tutorial.ipynb`), written as a page with its stored outputs (`notebook`) and published beside it.
+They are rendered here to Markdown in the docs tree before the engine runs, so that MkDocs and Zensical publish the
+same pages.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from ..new_project import SCAFFOLD
 from ..project import BUNDLED_BOARDS, Project
 from ..records import record_schema, schema_parts
 from ..words import FILTERS
-from . import api, boards, commands, performance, templates
+from . import api, boards, commands, notebook, performance, templates
 
 FOLDER = "guide"
 """Where the guide's pages go in the site (guide/, guide/boards/, ...)."""
 PAGES = ("index.md", "boards.md", "cli.md", "customising.md", "publishing.md", "scaling.md", "data.md", "api.md",
-         "performance.md")
-"""The guide's pages in the order of its navigation, each from guide/NAME or the template guide/NAME.j2."""
+         "tutorial.md", "performance.md")
+"""The guide's pages in the order of its navigation, each from guide/NAME, the template guide/NAME.j2, or the
+notebook of the same stem (guide/tutorial.ipynb)."""
 TAB = "Make your own"
 """The guide's tab in the navigation."""
 
@@ -68,11 +71,17 @@ def guide_pages(project: Project) -> dict[str, str]:
     pages = {}
     for name in PAGES:
         plain, template = project.guide_dir / name, project.guide_dir / f"{name}.j2"
+        book = (project.guide_dir / name).with_suffix(".ipynb")
         if plain.is_file():
             pages[f"{FOLDER}/{name}"] = plain.read_text(encoding="utf-8")
             continue
+        if book.is_file():
+            pages[f"{FOLDER}/{name}"] = notebook.notebook_markdown(book, chart_prefix=book.stem)
+            pages[f"{FOLDER}/{book.name}"] = book.read_text(encoding="utf-8")  # to download and run
+            continue
         if not template.is_file():
-            raise SiteError(f"{project.guide_dir}: the guide needs {name} or {name}.j2 (guide: true in mkdocs.yml)")
+            raise SiteError(f"{project.guide_dir}: the guide needs {name}, {name}.j2 or {book.name} (guide: true in "
+                            "mkdocs.yml)")
         context = context if context is not None else _context(project)
         try:
             pages[f"{FOLDER}/{name}"] = env.get_template(f"{name}.j2").render(**context)
