@@ -11,9 +11,11 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont, features
 
+from chutes.compute.board.file import load_board
 from chutes.compute.record.schema import BoardRecord
 from chutes.site_build import board_page, figures, lettering, render, stills
 from chutes.site_build.checks import SiteError
+from chutes.site_build.project import BUNDLED_BOARDS
 
 
 def _image(data: bytes) -> Image.Image:
@@ -197,6 +199,10 @@ def test_the_font_draws_every_letter_the_languages_use():
                  + "".join(map(chr, range(0x0621, 0x063b))) + "".join(map(chr, range(0x0641, 0x0653)))
                  + "٠١٢٣٤٥٦٧٨٩٪٫٬،؛؟")
     assert [c for c in alphabets if ord(c) not in cmap and c != "ẞ"] == []
+    for path in BUNDLED_BOARDS.glob("*.toml"):  # the bundled boards' words, in every language
+        board = load_board(path)
+        texts = [board.title, board.source, *(t for words in board.words().values() for t in words.values())]
+        assert {c for text in texts for c in text if ord(c) not in cmap} == set(), path.name
     notdef = _ink("\uffff")  # a character no font has: what a missing letter looks like
     for text in ("क्षत्रिय", "السلالم", "−3 × 2 → 81 ≤ ½ Café"):
         assert all(ord(c) in cmap for c in text)

@@ -28,9 +28,9 @@ BOUND_TURNS = (9, 100, 500)
 
 
 def board_json(board: Board) -> dict[str, Any]:
-    """The board's own definition, as read from its file."""
+    """The board's own definition, as read from its file (its translations only if it has some)."""
     return {"slug": board.slug, "title": board.title, "source": board.source, "listed": board.listed,
-            **board.canonical()}
+            **board.canonical(), **({"translations": board.words()} if board.translations else {})}
 
 
 def solve(chain: TurnChain) -> dict[str, Any]:
