@@ -7,7 +7,6 @@ colour-blind readers.
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import re
@@ -16,9 +15,10 @@ from importlib.resources import files
 from math import hypot, isqrt
 from typing import TYPE_CHECKING, Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 from plotly.colors import diverging, sequential
 
+from .lettering import draw_text, length, right_to_left
 from .words import MARKDOWN_SPECIALS
 
 if TYPE_CHECKING:
@@ -512,19 +512,10 @@ SHARE_SIZE = (1200, 630)
 SHARE_TEAL, SHARE_INK, SHARE_GREY = "#00695c", "#1f2328", "#4a4f55"
 
 
-@functools.cache
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's own scalable font (Aileron, built into Pillow ≥ 10.1): nothing is fetched or read from the system."""
-    font = ImageFont.load_default(size=size)
-    if not isinstance(font, ImageFont.FreeTypeFont):
-        raise RuntimeError("Pillow was built without FreeType: its scalable default font is missing")
-    return font
-
-
-def _wrapped(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+def _wrapped(text: str, size: int, width: int, language: str) -> list[str]:
     lines: list[str] = []
     for word in text.split():
-        if lines and font.getlength(f"{lines[-1]} {word}") <= width:
+        if lines and length(f"{lines[-1]} {word}", size, language) <= width:
             lines[-1] += f" {word}"
         else:
             lines.append(word)
@@ -549,7 +540,7 @@ def _share_board(draw: ImageDraw.ImageDraw, board: BoardDefinition, box: tuple[i
     side = min((right - left) // width, (bottom - top) // rows)
     top += ((bottom - top) - side * rows) // 2
     left = right - side * width
-    numbers = font(max(10, side // 4))
+    numbers = max(10, side // 4)
 
     def centre(square: int) -> tuple[float, float]:
         col, row = cell(square, width)
@@ -560,40 +551,46 @@ def _share_board(draw: ImageDraw.ImageDraw, board: BoardDefinition, box: tuple[i
         x, y = left + col * side, top + (rows - 1 - row) * side
         draw.rounded_rectangle([x + 2, y + 2, x + side - 2, y + side - 2], radius=3,
                                fill=PLAIN[(col + row) % 2])
-        draw.text((x + 5, y + 3), str(square), font=numbers, fill="#8a8f95")
+        draw_text(draw, (x + 5, y + 3), str(square), numbers, "#8a8f95")
     for pairs, colour in ((board.ladders, LADDER), (board.chutes, CHUTE)):
         for a, b in pairs:
             if a >= 1 and b >= 1:
                 _arrow(draw, centre(a), centre(b), colour)
 
 
-def share_image(board: BoardDefinition, headlines: list[tuple[str, str]]) -> bytes:
-    """A board's 1200 × 630 PNG for link previews: its name, a few headline numbers (each a big value and the
-    words under it), and the board drawn on the right. The same inputs give the same bytes."""
+def share_image(board: BoardDefinition, headlines: list[tuple[str, str]], language: str = "en",
+                title: str | None = None, name: str = "Chutes and Ladders, exactly") -> bytes:
+    """A board's 1200 × 630 PNG for link previews: its `title` (by default the board's), a few headline numbers
+    (each a big value and the words under it), the site's `name`, and the board drawn on the right; the words in
+    `language`, set from the column's right edge if it is written right to left (the board is not mirrored).
+    The same inputs give the same bytes."""
     image = Image.new("RGB", SHARE_SIZE, "#ffffff")
     draw = ImageDraw.Draw(image)
     draw.rectangle([0, 0, 21, SHARE_SIZE[1]], fill=SHARE_TEAL)
     x, column = 76, 560
-    title = " ".join(board.title.split())
+    x, anchor = (x + column, "ra") if right_to_left(language) else (x, "la")
+
+    def write(at: float, text: str, size: int, colour: str, stroke: int = 0) -> None:
+        draw_text(draw, (x, at), text, size, colour, anchor=anchor, language=language, stroke=stroke)
+
+    words = " ".join((board.title if title is None else title).split())
     for size in (54, 48, 42, 36, 32, 28):
-        face = font(size)
-        lines = _wrapped(title, face, column)
+        lines = _wrapped(words, size, column, language)
         if len(lines) <= 3:
             break
     y = 56
     for line in lines[:3]:
-        draw.text((x, y), line, font=face, fill=SHARE_TEAL, stroke_width=1, stroke_fill=SHARE_TEAL)
+        write(y, line, size, SHARE_TEAL, stroke=1)
         y += round(size * 1.18)
     y += 22
-    value_font, words_font = font(44), font(24)
-    for value, words in headlines:
-        draw.text((x, y), value, font=value_font, fill=SHARE_INK, stroke_width=1, stroke_fill=SHARE_INK)
+    for value, under in headlines:
+        write(y, value, 44, SHARE_INK, stroke=1)
         y += 52
-        for line in _wrapped(words, words_font, column):
-            draw.text((x, y), line, font=words_font, fill=SHARE_GREY)
+        for line in _wrapped(under, 24, column, language):
+            write(y, line, 24, SHARE_GREY)
             y += 30
         y += 16
-    draw.text((x, SHARE_SIZE[1] - 52), "Chutes and Ladders, exactly", font=font(22), fill=SHARE_GREY)
+    write(SHARE_SIZE[1] - 52, name, 22, SHARE_GREY)
     _share_board(draw, board, (690, 60, 1150, 570))
     out = io.BytesIO()
     image.save(out, format="PNG")  # zlib's default level: optimize=True saves 4% of the bytes at four times the time

@@ -6,7 +6,8 @@ stills of the charts not drawn.
 The still draws what plotly.js would from the figure as the site builds it (`figures`): heat maps, lines,
 markers and text, shapes, axes with their ticks and titles, colour bars and the legend, on a transparent
 ground with grey ink that reads on the light and the dark palette alike. It is a likeness, not plotly.js: no
-hover, and the layout only close to plotly's (which measures its text in the browser).
+hover, and the layout only close to plotly's (which measures its text in the browser). Its words, already in the
+page's language, are drawn in the shipped font, shaped (`lettering`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import math
 import os
 import re
 import time
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from html import unescape
@@ -27,7 +27,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .figures import PLOTLY_TEMPLATE, Figure, font
+from . import lettering
+from .figures import PLOTLY_TEMPLATE, Figure
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,6 @@ COLORBAR = 100
 """Room on the right for a colour bar (plotly's: a 30-pixel bar, its tick labels and its title)."""
 DEFAULT_MARGIN = {"l": 80, "r": 80, "t": 100, "b": 80}
 COLORWAY = PLOTLY_TEMPLATE["layout"]["colorway"]
-PLAIN_TEXT = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u00f7": "/", "\u00d7": "x",
-                            "\u2192": "->", "\u2190": "<-", "\u2264": "<=", "\u2265": ">=", "\u2044": "/"})
-"""Signs Pillow's own font lacks, written with the nearest it has (a still is a likeness; `_drawable`)."""
 DASHES = {"dash": (9, 6), "dot": (3, 4), "dashdot": (9, 4, 3, 4), "longdash": (15, 6)}
 
 
@@ -70,18 +68,19 @@ def height_of(fig: Figure) -> int:
     return int(fig["layout"].get("height", 450))
 
 
-def still(fig: Figure, form: Form = WIDE) -> bytes:
-    """The figure drawn in one form as a PNG in COLOURS colours (a chart has few: the palette keeps it small)."""
+def still(fig: Figure, form: Form = WIDE, language: str = "en") -> bytes:
+    """The figure drawn in one form as a PNG in COLOURS colours (a chart has few: the palette keeps it small), its
+    words (already in `language`, a code Babel knows) shaped and set in that language's direction."""
     image = Image.new("RGBA", (form.width * form.scale, height_of(fig) * form.scale), (0, 0, 0, 0))
-    _Still(fig, image, form.scale, form.narrow).draw()
+    _Still(fig, image, form.scale, form.narrow, language).draw()
     out = io.BytesIO()
     # zlib's default level: its best (or PNG's optimize) saves an eighth of the bytes at five times the time
     image.quantize(COLOURS, method=Image.Quantize.FASTOCTREE).save(out, format="PNG")
     return out.getvalue()
 
 
-DRAWING = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-"""This module's own fingerprint: a cached still drawn by other code is drawn again."""
+DRAWING = hashlib.sha256(Path(__file__).read_bytes() + lettering.FINGERPRINT.encode()).hexdigest()[:16]
+"""This module's own fingerprint and its letters': a cached still drawn by other code or letters is drawn again."""
 
 
 KEEP_SECONDS = 7 * 24 * 3600
@@ -97,17 +96,17 @@ class Stills:
         self.folder = folder
         self.used: set[str] = set()
 
-    def image(self, fig: Figure, text: str, form: Form = WIDE) -> bytes:
-        """The PNG of a figure whose JSON is `text`, in one form."""
+    def image(self, fig: Figure, text: str, form: Form = WIDE, language: str = "en") -> bytes:
+        """The PNG of a figure whose JSON is `text`, in one form, in `language`."""
         if self.folder is None:
-            return still(fig, form)
-        name = hashlib.sha256(f"{DRAWING}\n{form}\n{text}".encode()).hexdigest()[:32] + ".png"
+            return still(fig, form, language)
+        name = hashlib.sha256(f"{DRAWING}\n{form}\n{language}\n{text}".encode()).hexdigest()[:32] + ".png"
         self.used.add(name)
         path = self.folder / name
         if path.is_file():
             os.utime(path)  # used now: not swept for another KEEP_SECONDS
             return path.read_bytes()
-        data = still(fig, form)
+        data = still(fig, form, language)
         self.folder.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(data)
@@ -220,8 +219,9 @@ class _Axis:
 class _Still:
     """The drawing of one figure (`still`): geometry first, then each layer in plotly's order."""
 
-    def __init__(self, fig: Figure, image: Image.Image, scale: int, narrow: bool = False) -> None:
-        self.image, self.s = image, scale
+    def __init__(self, fig: Figure, image: Image.Image, scale: int, narrow: bool = False,
+                 language: str = "en") -> None:
+        self.image, self.s, self.language = image, scale, language
         self.layout = fig["layout"]
         self.traces = fig["data"]
         self.draw_ = ImageDraw.Draw(image)
@@ -247,7 +247,7 @@ class _Still:
         rows: list[list[tuple[str, dict[str, Any], float]]] = [[]]
         used = 0.0
         for name, trace in self._legend_entries():
-            w = 40 + font(TICK_FONT).getlength(name) + 12
+            w = 40 + self._length(name, TICK_FONT) + 12
             if rows[-1] and used + w > width:
                 rows.append([])
                 used = 0.0
@@ -318,7 +318,7 @@ class _Still:
         if yspec.get("showticklabels", True):
             probe = _Axis(y_low, y_high, bottom, top, y_log)
             labels = [self._label(v, step, yspec, y_log) for v, step in probe.ticks(yspec.get("dtick"))]
-            needed = max((font(TICK_FONT).getlength(t) for t in labels), default=0) + 10
+            needed = max((self._length(t, TICK_FONT) for t in labels), default=0) + 10
             needed += 24 if yspec.get("title") else 0
             left = max(left, needed)
         if xspec.get("showticklabels", True):
@@ -353,15 +353,18 @@ class _Still:
 
     def _text(self, draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
               fill: tuple[int, int, int, int] = INK, anchor: str = "mm") -> None:
-        draw.text(xy, _drawable(text), font=font(size * self.s), fill=fill, anchor=anchor)
+        lettering.draw_text(draw, xy, text, size * self.s, fill, anchor=anchor, language=self.language)
+
+    def _length(self, text: str, size: int) -> float:
+        """The width of `text` at `size` in CSS pixels."""
+        return lettering.length(text, size, self.language)
 
     def _vertical_text(self, text: str, centre: tuple[float, float], size: int) -> None:
-        face = font(size * self.s)
-        text = _drawable(text)
-        w = round(face.getlength(text)) + 4
+        w = round(lettering.length(text, size * self.s, self.language)) + 4
         h = round(size * self.s * 1.4)
         label = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-        ImageDraw.Draw(label).text((w / 2, h / 2), text, font=face, fill=INK, anchor="mm")
+        lettering.draw_text(ImageDraw.Draw(label), (w / 2, h / 2), text, size * self.s, INK, anchor="mm",
+                            language=self.language)
         label = label.rotate(90, expand=True)
         self.image.alpha_composite(label, (round(centre[0] - label.width / 2), round(centre[1] - label.height / 2)))
 
@@ -468,7 +471,7 @@ class _Still:
             self._text(draw, ((left + right) / 2 * s, (bottom + 30) * s), xspec["title"]["text"], TITLE_FONT,
                        anchor="mt")
         if yspec.get("title"):
-            width = max((font(TICK_FONT).getlength(self._label(v, st, yspec, self.y.log))
+            width = max((self._length(self._label(v, st, yspec, self.y.log), TICK_FONT)
                          for v, st in self.y.ticks(yspec.get("dtick"))), default=0)
             self._vertical_text(yspec["title"]["text"], ((left - width - 20) * s, (top + bottom) / 2 * s),
                                 TITLE_FONT)
@@ -486,11 +489,11 @@ class _Still:
 
     def _power(self, draw: ImageDraw.ImageDraw, right_middle: tuple[float, float], exponent: int) -> None:
         """10 raised to `exponent`, ending at `right_middle`: the exponent smaller and raised, as plotly writes it."""
-        small = font(round(TICK_FONT * 0.75) * self.s)
+        small = round(TICK_FONT * 0.75)
         power = str(exponent)
         x, y = right_middle
-        self._text(draw, (x, y - 4 * self.s), power, round(TICK_FONT * 0.75), anchor="rm")
-        self._text(draw, (x - small.getlength(power), y), "10", TICK_FONT, anchor="rm")
+        self._text(draw, (x, y - 4 * self.s), power, small, anchor="rm")
+        self._text(draw, (x - self._length(power, small) * self.s, y), "10", TICK_FONT, anchor="rm")
 
     def _heatmap(self, trace: dict[str, Any]) -> None:
         """A heat map: each cell in its colour of the scale (with its gap and its text), or a plain grid at once."""
@@ -688,13 +691,6 @@ def _z_range(trace: dict[str, Any]) -> tuple[float, float] | None:
 def _colour_scale(trace: dict[str, Any]) -> list[list[Any]]:
     """A heat map's colour scale, plotly's template's sequential one if it names none."""
     return trace.get("colorscale") or PLOTLY_TEMPLATE["layout"]["colorscale"]["sequential"]
-
-
-def _drawable(text: str) -> str:
-    """Text in the letters Pillow's own font has: its missing signs by `PLAIN_TEXT`, accented letters without
-    their accents (é as e)."""
-    decomposed = unicodedata.normalize("NFKD", text).translate(PLAIN_TEXT)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _grid_image(z: list[list[float | None]], low: float, high: float, scale: list[list[Any]],

@@ -44,5 +44,15 @@ CASES = [
     (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "not a text file"),
     ("[[[", "invalid TOML"),
     ('title = "t"\nsquares = 8\ndie = 12\novershoot = "bounce"\nsource = "s"\n', "may have at most 8 faces"),
+    (GOOD + '[translations.xx]\ntitle = "x"\n', "translations.xx: not a language code"),
+    (GOOD + '[translations.fr-FR-x-y-z]\ntitle = "x"\n', "translations.fr-FR-x-y-z: not a language code"),
+    (GOOD + '[translations.FR]\ntitle = "x"\n', "translations.FR: write the language code as fr"),
+    (GOOD + '[translations.fr]\ntitel = "x"\n', "translations.fr: unknown key 'titel' (did you mean 'title'?)"),
+    (GOOD + '[translations.fr]\ndie = 6\n', "translations.fr: unknown key 'die' (known keys: title, source)"),
+    (GOOD + '[translations.fr]\ntitle = ""\n', "translations.fr.title: is empty"),
+    (GOOD + '[translations.fr]\nsource = 3\n', "translations.fr.source: expected a string, got 3"),
+    (GOOD + 'translations = "fr"\n', "translations: expected a table, got 'fr'"),
+    (GOOD + 'translations = { fr = "Le plateau" }\n', "translations.fr: expected a table, got 'Le plateau'"),
+    (GOOD + '[translations."a\\nb"]\n', "translations.'a\\nb': not a language code"),
 ]
 

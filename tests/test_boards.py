@@ -75,6 +75,45 @@ def test_validator_never_crashes(data):
         assert "\n" not in str(exc) and str(exc).startswith("h.toml: ")
 
 
+def test_a_board_s_words_are_translated_in_its_file_and_never_change_its_game():
+    board = parse_board((GOOD + '[translations.fr]\ntitle = "Le plateau"\nsource = "dessiné par les enfants"\n'
+                         '[translations.pt-BR]\nsource = "desenhado"\n[translations.ar]\ntitle = "اللوحة"\n').encode(),
+                        "b.toml")
+    assert board.words() == {"ar": {"title": "اللوحة"},
+                             "fr": {"title": "Le plateau", "source": "dessiné par les enfants"},
+                             "pt-BR": {"source": "desenhado"}}
+    bare = parse_board(GOOD.encode(), "b.toml")
+    assert board.canonical() == bare.canonical() and bare.translations == () and bare.words() == {}
+
+
+def test_translations_reach_the_record_and_never_change_its_results():
+    from chutes.compute.record.key import cache_key
+    from chutes.compute.record.results import solve
+    from chutes.compute.record.schema import BoardDefinition
+    from chutes.compute.solve.chain import turn_chain
+
+    bare = resolve_board("tiny", [BUNDLED_BOARDS]).variant(translations=())
+    words = bare.variant(translations=(("hi", ("दस खानों का बोर्ड", None)), ("fr", (None, "le petit plateau"))))
+    plain, translated = solve(turn_chain(bare)), solve(turn_chain(words))
+    assert "translations" not in plain["board"]
+    assert translated["board"].pop("translations") == {"fr": {"source": "le petit plateau"},
+                                                       "hi": {"title": "दस खानों का बोर्ड"}}
+    assert translated == plain, "the same results, to the last digit"
+    definition = BoardDefinition.model_validate(solve(turn_chain(words))["board"])
+    assert definition.translations is not None and definition.translations["hi"].title == "दस खानों का बोर्ड"
+    assert cache_key(words) != cache_key(bare), "words are part of the record (as the title is): another file"
+
+
+def test_every_bundled_board_has_its_words_in_each_language_of_the_site():
+    for slug in BUNDLED:
+        board = resolve_board(slug, [BUNDLED_BOARDS])
+        words = board.words()
+        assert sorted(words) == ["ar", "de", "es", "fr", "hi"], slug
+        for code, texts in words.items():
+            assert set(texts) == {"title", "source"}, (slug, code)
+            assert texts["source"] != board.source, (slug, code)
+
+
 def test_title_defaults_to_the_file_name_and_source_is_optional(tmp_path):
     path = tmp_path / "my-board.toml"
     path.write_text(GOOD.replace('title = "t"\n', "").replace('source = "test"\n', ""))

@@ -6,11 +6,16 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import numpy as np
 import pytest
-from PIL import Image
+from fontTools.ttLib import TTFont
+from PIL import Image, ImageDraw, ImageFont, features
 
+from chutes.compute.board.file import load_board
 from chutes.compute.record.schema import BoardRecord
-from chutes.site_build import board_page, figures, render, stills
+from chutes.site_build import board_page, figures, lettering, render, stills
+from chutes.site_build.checks import SiteError
+from chutes.site_build.project import BUNDLED_BOARDS
 
 
 def _image(data: bytes) -> Image.Image:
@@ -19,10 +24,10 @@ def _image(data: bytes) -> Image.Image:
     return image.convert("RGBA")
 
 
-def _drawn(fig: figures.Figure, form: stills.Form = stills.WIDE) -> Image.Image:
+def _drawn(fig: figures.Figure, form: stills.Form = stills.WIDE, language: str = "en") -> Image.Image:
     """The still before its palette: exact colours."""
     image = Image.new("RGBA", (form.width * form.scale, stills.height_of(fig) * form.scale), (0, 0, 0, 0))
-    stills._Still(fig, image, form.scale, form.narrow).draw()
+    stills._Still(fig, image, form.scale, form.narrow, language).draw()
     return image
 
 
@@ -114,5 +119,108 @@ def test_each_page_names_its_charts_stills_and_they_lie_beside_it(bundled_models
     assert "<picture>" not in render.render_pages(records)["boards/classic.md"], "no stills asked for, none named"
 
 
-def test_signs_the_font_lacks_are_written_with_those_it_has():
-    assert stills._drawable("ladder 79→81 − 3 × 2, Café ≤ ½") == "ladder 79->81 - 3 x 2, Cafe <= 1/2"
+def _ink(text: str, language: str = "en", size: int = 40, width: int = 600) -> np.ndarray:
+    """`text` drawn shaped, white on black, left end of its baseline at (10, 60): its ink as an array."""
+    image = Image.new("L", (width, 90), 0)
+    lettering.draw_text(ImageDraw.Draw(image), (10, 60), text, size, 255, anchor="ls", language=language)
+    return np.asarray(image, dtype=float)
+
+
+def _basic(text: str, size: int = 40) -> ImageFont.FreeTypeFont:
+    """The shipped font laid out letter by letter, as Pillow does without raqm."""
+    return ImageFont.truetype(io.BytesIO(lettering.FONT.read_bytes()), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def _columns(ink: np.ndarray) -> tuple[int, int]:
+    """The first and last column with ink."""
+    inked = np.nonzero(ink.sum(axis=0))[0]
+    return int(inked[0]), int(inked[-1])
+
+
+def test_pillow_here_shapes_text():
+    assert features.check("raqm") and lettering.RAQM, "the build's Pillow has raqm (and FriBiDi) to shape text"
+
+
+def test_devanagari_conjuncts_are_formed():
+    """क्ष and श्र are each one conjunct, narrower than the three letters side by side; the vowel sign ि of कि is
+    drawn before (left of) its consonant, where it is read."""
+    for conjunct in ("क्ष", "श्र"):
+        assert lettering.length(conjunct, 40, "hi") < 0.75 * _basic(conjunct).getlength(conjunct), conjunct
+    ka, ki = _ink("क", "hi"), _ink("कि", "hi")
+    assert _columns(ki)[0] == _columns(ka)[0] and _columns(ki)[1] < _columns(ka)[1] + 20
+    assert not np.array_equal(ki[:, :_columns(ka)[1]], ka[:, :_columns(ka)[1]]), "ि drawn over the क, not after it"
+
+
+def test_arabic_letters_join_and_read_right_to_left():
+    """Three behs joined (initial, medial, final forms) are narrower than three isolated ones; in "اب" (alef,
+    then beh, which do not join) the alef's tall stroke is the right end; a number in Arabic text keeps its digits'
+    order, on the left of the word before it."""
+    beh = "\u0628"
+    assert lettering.length(beh * 3, 40, "ar") < 0.8 * 3 * lettering.length(beh, 40, "ar")
+    ink = _ink("\u0627\u0628", "ar")
+    left, right = _columns(ink)
+    heights = [np.count_nonzero(ink[:, x]) for x in range(left, right + 1)]
+    assert heights.index(max(heights)) > 0.6 * len(heights), "the alef on the right"
+    mixed = _ink("رمية 12", "ar")
+
+    def mismatch(digits: str) -> float:
+        alone = _ink(digits)
+        first, last = _columns(alone)
+        piece = alone[:, first:last + 1]
+        start = _columns(mixed)[0]
+        return float(np.abs(mixed[:, start:start + piece.shape[1]] - piece).sum() / piece.sum())
+
+    assert mismatch("12") < 0.02 and mismatch("21") > 0.2, "12 at the left end, as written"
+
+
+def test_a_still_s_title_is_shaped_in_its_language():
+    """A chart titled in Hindi or Arabic: the title's ink is as wide as its shaped run, far narrower than the
+    letters side by side."""
+    for language, title in (("hi", "क्षत्रिय श्रम: 12 बार"), ("ar", "السلالم والثعابين: 12 دورًا")):
+        fig = figures._figure([], {"height": 120, "title": {"text": title, "x": 0.05, "y": 0.7},
+                                   "xaxis": {"visible": False, "showticklabels": False, "showgrid": False},
+                                   "yaxis": {"visible": False, "showticklabels": False, "showgrid": False},
+                                   "showlegend": False})
+        ink = np.asarray(_drawn(fig, language=language).getchannel("A"), dtype=float)
+        left, right = _columns(ink)
+        shaped = lettering.length(title, 17, language)
+        assert abs((right - left) - shaped) < 4 and shaped < 0.9 * _basic(title, 17).getlength(title), language
+
+
+def test_the_font_draws_every_letter_the_languages_use():
+    """No box for a missing letter: the shipped font has every character of the languages' alphabets and the
+    signs the figures write (joiners and direction marks are drawn as nothing)."""
+    cmap = TTFont(str(lettering.FONT)).getBestCmap()
+    alphabets = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?%()[]'\"-+/=<>&*#"
+                 "áéíóúüñÁÉÍÓÚÜÑ¿¡àâæçèéêëîïôœùûüÿÀÂÆÇÈÉÊËÎÏÔŒÙÛÜŸäöüßÄÖÜẞ«»„“”‘’‹›…–—−×÷→←≤≥½¼¾⁄√∞≈ε·°€₹"
+                 "\u202f\u00a0\u200e\u200f\u061c"
+                 + "".join(map(chr, range(0x0905, 0x093a))) + "".join(map(chr, range(0x093e, 0x094e)))
+                 + "ँंःऽ़।॥०१२३४५६७८९"
+                 + "".join(map(chr, range(0x0621, 0x063b))) + "".join(map(chr, range(0x0641, 0x0653)))
+                 + "٠١٢٣٤٥٦٧٨٩٪٫٬،؛؟")
+    assert [c for c in alphabets if ord(c) not in cmap and c != "ẞ"] == []
+    for path in BUNDLED_BOARDS.glob("*.toml"):  # the bundled boards' words, in every language
+        board = load_board(path)
+        texts = [board.title, board.source, *(t for words in board.words().values() for t in words.values())]
+        assert {c for text in texts for c in text if ord(c) not in cmap} == set(), path.name
+    notdef = _ink("\uffff")  # a character no font has: what a missing letter looks like
+    for text in ("क्षत्रिय", "السلالم", "−3 × 2 → 81 ≤ ½ Café"):
+        assert all(ord(c) in cmap for c in text)
+        assert not np.array_equal(_ink(text[0]), notdef)
+
+
+def test_without_raqm_latin_is_drawn_and_shaping_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(lettering, "RAQM", False)
+    assert lettering.length("Chutes and Ladders", 12) > 0
+    assert not lettering.needs_shaping("Café −3 × 2") and lettering.needs_shaping("कि")
+    with pytest.raises(SiteError, match=r"^drawing 'साँप' in an image needs Pillow's raqm layout[^\n]*$"):
+        lettering.length("साँप", 12, "hi")
+
+
+def test_the_share_image_sets_an_arabic_title_from_the_column_s_right_edge(bundled_models: list[BoardRecord]):
+    board = bundled_models[0].results.board
+    image = Image.open(io.BytesIO(figures.share_image(board, [("39,6", "دورًا في المتوسط")], language="ar",
+                                                      title="السلالم والثعابين", name="السلالم والثعابين بدقة")))
+    title = np.asarray(image.convert("L").crop((22, 40, 680, 120)), dtype=float)
+    left, right = _columns(255 - title)
+    assert right > 600 and left > 200, "right-aligned at the column's edge (x = 636), the board left where it is"

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
 
+from babel import Locale, UnknownLocaleError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
@@ -28,6 +29,15 @@ part of a cache file's name."""
 
 
 _Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+class Translation(BaseModel):
+    """A board's own words in one language: a board file's `[translations.LANG]` table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    title: str | None = Field(default=None, min_length=1, description="The board's title in this language.")
+    source: str | None = Field(default=None, description="Where the layout comes from, in this language.")
 
 
 class BoardFile(BaseModel):
@@ -122,6 +132,14 @@ class BoardFile(BaseModel):
                     'rolling again and entering. The board is solved for the player who makes the game shortest on '
                     'average (exact policy iteration, ties towards not flipping).',
         examples=['choice = "coin"'])
+    translations: dict[str, Translation] = Field(
+        default={},
+        description="The board's own words in other languages: a table for each language, named by its code "
+                    "(`es`, `fr`, `de`, `hi`, `ar`, `pt-BR`: a BCP 47 code that Babel knows), with the `title` and "
+                    "`source` in that language, each optional (a page in that language shows the board's own where "
+                    "one is missing). Plain text, shown as typed. Proper names and the titles of cited works stay "
+                    "as published.",
+        examples=['[translations.fr]\ntitle = "Le plateau de la famille"\nsource = "dessiné par les enfants"'])
 
 KNOWN_KEYS = tuple(BoardFile.model_fields)
 
@@ -159,6 +177,10 @@ def _pydantic_problem(error: ErrorDetails, data: Mapping[str, Any]) -> str:
         return "enter_on: lists no roll (list the rolls that bring a token onto the board, or leave the key out)"
     if kind == "string_too_short" and loc and loc[0] == "title":
         return "title: is empty (give the board a name, or leave the key out to use the file name)"
+    if kind == "string_too_short" and loc and loc[0] == "translations":
+        return f"{key}: is empty (leave the key out to show the board's own title)"
+    if kind in ("dict_type", "model_type"):
+        return f"{key}: expected a table, got {shown}"
     allowed = RANGES.get(str(loc[0])) if loc else None
     if kind in ("greater_than_equal", "less_than_equal") and allowed:
         return f"{key}: {shown} is out of range ({allowed})"
@@ -178,6 +200,25 @@ def _unknown_keys(names: list[str]) -> list[str]:
     return problems
 
 
+def _unknown_word(loc: tuple[Any, ...]) -> str:
+    """The problem of an unknown key in a language's table of `translations`."""
+    name = str(loc[-1])
+    guess = difflib.get_close_matches(name, list(Translation.model_fields), n=1, cutoff=0.6)
+    hint = f"did you mean '{guess[0]}'?" if guess else f"known keys: {', '.join(Translation.model_fields)}"
+    return f"{_loc(loc[:-1])}: unknown key '{name}' ({hint})"
+
+
+def _language_problem(code: str) -> str | None:
+    """What is wrong with a language code of `translations` (None: nothing): it must be a BCP 47 code of a language
+    Babel has data for, written as Babel writes it (`fr`, `pt-BR`), so that a site's languages find it."""
+    shown = code if code.isprintable() else repr(code)  # the message stays one line
+    try:
+        written = str(Locale.parse(code, sep="-")).replace("_", "-")
+    except (UnknownLocaleError, ValueError, TypeError):
+        return f"translations.{shown}: not a language code (a BCP 47 code that Babel knows, as fr, hi or pt-BR)"
+    return None if written == code else f"translations.{shown}: write the language code as {written}"
+
+
 def _choices(key: str) -> str:
     """The words a key of the schema allows, each quoted: '"undo", "start"'."""
     annotation = BoardFile.model_fields[key].annotation
@@ -195,9 +236,14 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
         parsed = BoardFile.model_validate(dict(data))
     except ValidationError as exc:
         errors = exc.errors()
-        unknown = _unknown_keys([str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden"])
+        unknown = _unknown_keys([str(e["loc"][0]) for e in errors
+                                 if e["type"] == "extra_forbidden" and len(e["loc"]) == 1])
+        unknown += [_unknown_word(e["loc"]) for e in errors if e["type"] == "extra_forbidden" and len(e["loc"]) > 1]
         known = [_pydantic_problem(e, data) for e in errors if e["type"] != "extra_forbidden"]
         raise BoardError(f"{name}: " + "; ".join(unknown + known)) from None
+    codes = [problem for problem in map(_language_problem, parsed.translations) if problem]
+    if codes:
+        raise BoardError(f"{name}: " + "; ".join(codes))
     if parsed.chutes is not None and parsed.snakes is not None:
         raise BoardError(f"{name}: snakes: give chutes or snakes (two names for the same thing), not both")
     chute_word: Literal["chutes", "snakes"] = "snakes" if parsed.snakes is not None else "chutes"
@@ -210,7 +256,9 @@ def board_from_mapping(data: Mapping[str, Any], name: str, slug: str = "") -> Bo
                      listed=parsed.listed, roll_again_limit=parsed.roll_again_limit,
                      roll_again_penalty=parsed.roll_again_penalty, dice=parsed.dice,
                      enter_on=None if parsed.enter_on is None else tuple(sorted(parsed.enter_on)),
-                     weights=None if parsed.weights is None else tuple(parsed.weights), choice=parsed.choice)
+                     weights=None if parsed.weights is None else tuple(parsed.weights), choice=parsed.choice,
+                     translations=tuple((code, (words.title, words.source))
+                                        for code, words in sorted(parsed.translations.items())))
     except ValidationError as exc:
         raise BoardError(f"{name}: {rules_message(exc)}") from None
 

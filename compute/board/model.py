@@ -19,6 +19,8 @@ from .problems import BoardError, board_problems
 from .rules import roll_landing, roll_target
 
 Jump = tuple[int, int]
+Words = tuple[str | None, str | None]
+"""A board's own words in one language: its title and its source, either None where the file gives none."""
 Outcome = tuple[int, int, int | None, int]
 """One way a roll goes (`Board.outcomes`): the roll, its weight, the square it lands on (None: none), where it leads."""
 
@@ -46,6 +48,9 @@ class Board(BaseModel):
     weights: tuple[int, ...] | None = None
     start: int = 0
     source: str = ""
+    translations: tuple[tuple[str, Words], ...] = ()
+    """The title and source in other languages, by language code in code order (a board file's `translations`):
+    words, not the game, so not in `canonical`."""
     slug: str = ""
     chute_word: Literal["chutes", "snakes"] = "chutes"
     listed: bool = True
@@ -167,8 +172,8 @@ class Board(BaseModel):
                 or self.roll_again_limit is not None or self.choice is not None)
 
     def canonical(self) -> dict[str, Any]:
-        """Everything that determines the results, in a fixed form (title and source excluded). The house
-        rules appear only when used, so a board without them keeps the form (and cache key) it always had."""
+        """Everything that determines the results, in a fixed form (title, source and translations excluded). The
+        house rules appear only when used, so a board without them keeps the form (and cache key) it always had."""
         house = {"roll_again_limit": self.roll_again_limit, "roll_again_penalty": self.penalty,
                  "enter_on": None if self.enter_on is None else list(self.enter_on),
                  "dice": self.dice if self.dice > 1 else None,
@@ -184,6 +189,12 @@ class Board(BaseModel):
             "ladders": sorted(list(j) for j in self.ladders),
             "chutes": sorted(list(j) for j in self.chutes),
         }
+
+    def words(self) -> dict[str, dict[str, str]]:
+        """The translations as the record holds them: {code: {"title": …, "source": …}}, each without what the
+        file leaves out."""
+        return {code: {key: text for key, text in (("title", title), ("source", source)) if text is not None}
+                for code, (title, source) in self.translations}
 
     def fields(self) -> dict[str, Any]:
         """Everything needed to make this board again with Board(**fields) (plain data, picklable)."""

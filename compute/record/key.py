@@ -14,9 +14,11 @@ SIMULATION_SEED = 20261122
 
 
 def cache_key(board: Board) -> str:
-    """SHA-256 of everything a board's results depend on: the board, the result schema, the package version,
+    """SHA-256 of everything a board's record depends on: the board, its words as the record holds them (title,
+    source, translations: a board without translations keeps its key), the result schema, the package version,
     the simulation settings and the compute stage's code (`compute.code_hash`: any edit to it is a miss)."""
     basis = {"board": board.canonical(), "title": board.title, "source": board.source, "listed": board.listed,
-             "chute_word": board.chute_word, "schema": SCHEMA_VERSION, "version": __version__, "code": code_hash(),
+             "chute_word": board.chute_word, **({"translations": board.words()} if board.translations else {}),
+             "schema": SCHEMA_VERSION, "version": __version__, "code": code_hash(),
              "games": SIMULATED_GAMES, "seed": SIMULATION_SEED}
     return key_of(basis)

@@ -28,10 +28,11 @@ BOUND_TURNS = (9, 100, 500)
 
 
 def board_json(board: Board) -> dict[str, Any]:
-    """The board's own definition, as read from its file; `chute_word` only for a board that says "snakes" (a board
-    with chutes keeps the record it always had)."""
+    """The board's own definition, as read from its file; `chute_word` only for a board that says "snakes" and its
+    translations only if it has some (a board with neither keeps the record it always had)."""
     return {"slug": board.slug, "title": board.title, "source": board.source, "listed": board.listed,
-            **({"chute_word": board.chute_word} if board.chute_word != "chutes" else {}), **board.canonical()}
+            **({"chute_word": board.chute_word} if board.chute_word != "chutes" else {}), **board.canonical(),
+            **({"translations": board.words()} if board.translations else {})}
 
 
 def solve(chain: TurnChain) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from ..numbers import decimal_string, exact_json, fraction_json
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """The version of the record's layout and meaning; CHANGELOG.md records each change."""
 
 
@@ -181,6 +181,15 @@ class Certified(_Model):
     exact: Literal[False]
 
 
+class BoardWords(_Model):
+    """A board's own words in one language (its file's `[translations.LANG]`): plain text, never markup."""
+
+    title: str | None = Field(default=None, description="The board's title in this language (absent: the "
+                                                        "board's own).")
+    source: str | None = Field(default=None, description="Where the layout comes from, in this language (absent: "
+                                                         "the board's own).")
+
+
 class BoardDefinition(_Model):
     """The board as read from its file (compute.record.results.board_json)."""
 
@@ -210,6 +219,8 @@ class BoardDefinition(_Model):
     choice: Literal["coin"] | None = Field(default=None, description="After each roll the player may flip a coin "
                                            "for one square more or less (absent: no choice); the results are for "
                                            "the best play (Results.strategy).")
+    translations: dict[str, BoardWords] | None = Field(default=None, description="The title and source in other "
+                                                      "languages, by language code (absent: none).")
 
     @property
     def chute_noun(self) -> str:

@@ -66,6 +66,9 @@ def _kind(annotation: Any) -> tuple[str, list[str]]:
     base, constraints = _inner(annotation)
     if get_origin(base) is Literal:
         return "one of " + ", ".join(f'`"{word}"`' for word in get_args(base)), []
+    if get_origin(base) is dict:  # translations: a table of tables by language code
+        keys = " and ".join(f"`{key}`" for key in get_args(base)[1].model_fields)
+        return f"table of tables by language code, each with {keys} (text)", []
     if get_origin(base) is list:
         entry, entry_constraints = _inner(get_args(base)[0])
         if get_origin(entry) is list:
@@ -87,7 +90,7 @@ def _default(name: str, field: FieldInfo) -> str:
         return f"`{str(field.default).lower()}`"
     if isinstance(field.default, str):
         return f'`"{field.default}"`' if field.default else "empty"
-    if isinstance(field.default, list):
+    if isinstance(field.default, (list, dict)):
         return "none" if not field.default else f"`{field.default}`"
     return f"`{field.default}`"
 
