@@ -2,8 +2,9 @@
 
 The project's file says how the site looks (name, theme, palette, extensions); `chutes` adds the folders it
 generated (`docs_dir`, the merged theme overrides as `theme.custom_dir`), the navigation from the records,
-the output folder and the site's address. The result is a plain YAML file in the cache folder that MkDocs
-and Zensical both read as it is: no hooks, nothing passed to the engine in memory.
+the output folder, the site's address and the Markdown fence its templates write raw HTML in. The result is a
+plain YAML file in the cache folder that MkDocs and Zensical both read as it is: no hooks, nothing passed to the
+engine in memory.
 
 The project's own settings for `chutes` live in its mkdocs.yml as the `chutes` plugin entry
 (`plugins: [search, {chutes: {engine: zensical}}]`): plain `mkdocs build` loads that plugin, which stops at
@@ -18,9 +19,11 @@ from typing import Any
 
 import yaml
 
+from .fences import FORMAT, RAW_HTML
 from .project import ProjectError
 
 PLUGIN = "chutes"
+SUPERFENCES = "pymdownx.superfences"
 ENGINES = ("mkdocs", "zensical")
 DEFAULT_ENGINE = "mkdocs"
 TABS = "navigation.tabs"
@@ -151,9 +154,26 @@ def _beside(path: Path, base: Path) -> str:
     return path.relative_to(base).as_posix() if base in path.parents else str(path)
 
 
+def _with_raw_html_fence(extensions: Any) -> list[Any]:
+    """The Markdown extensions with pymdownx.superfences' fence for the templates' raw HTML (`site_build.fences`)
+    added to its custom fences, unless the project's file names a fence of that name itself."""
+    entries = [{name: options} for name, options in extensions.items()] if isinstance(extensions, dict) \
+        else list(extensions or [])
+    fence = {"name": RAW_HTML, "class": RAW_HTML, "format": Tagged(f"tag:yaml.org,2002:python/name:{FORMAT}", "")}
+    for i, entry in enumerate(entries):
+        if _entry_name(entry) == SUPERFENCES:
+            options = dict(entry[SUPERFENCES] or {}) if isinstance(entry, dict) else {}
+            fences = list(options.get("custom_fences") or [])
+            if not any(isinstance(f, dict) and f.get("name") == RAW_HTML for f in fences):
+                options["custom_fences"] = [*fences, fence]
+            entries[i] = {SUPERFENCES: options}
+            return entries
+    return [*entries, {SUPERFENCES: {"custom_fences": [fence]}}]
+
+
 def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> dict[str, Any]:
     """The project's configuration completed for the engine, to be written into the folder `base` (the
-    `chutes` plugin left out)."""
+    `chutes` plugin left out, the fence of the templates' raw HTML added)."""
     out = dict(config)
     theme = out.get("theme") or {}
     out["theme"] = {**({"name": theme} if isinstance(theme, str) else theme),
@@ -164,6 +184,7 @@ def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> d
     out.update(docs_dir=_beside(inputs.docs_dir, base), site_dir=_beside(inputs.site_dir, base),
                site_url=inputs.site_url, nav=inputs.nav)
     out["plugins"] = [entry for entry in plugin_entries(config) if _entry_name(entry) != PLUGIN]
+    out["markdown_extensions"] = _with_raw_html_fence(config.get("markdown_extensions"))
     out.pop("hooks", None)
     return out
 

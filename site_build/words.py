@@ -7,7 +7,9 @@ the same sentences as `chutes solve` prints.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING
 
@@ -134,6 +136,22 @@ def plain(text: str) -> str:
     table cell, raw HTML, an attribute. It is put on one line, HTML-escaped, and Markdown's punctuation is
     written as numeric character references, which Markdown leaves alone and browsers show as typed."""
     return " ".join(str(text).split()).translate(_ENTITIES)
+
+
+_CODE = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$|(`+)(?!`).+?(?<!`)\2(?!`)", re.S | re.M)
+"""A fenced block (its opening fence to the same fence on a line of its own) or a code span (a run of backticks
+to the next run of as many)."""
+
+
+def markdown_text(value: object) -> str:
+    """Markdown written in the code (a docstring, a help text, a field's description) as text on a page: outside
+    its fenced blocks and code spans, &, < and > are HTML-escaped, so that `<slug>` shows as written instead of
+    opening an element; the code keeps its Markdown (code spans, emphasis, links, tables, fences)."""
+    text, out, end = str(value), [], 0
+    for match in _CODE.finditer(text):
+        out += [html.escape(text[end:match.start()], quote=False), match.group(0)]
+        end = match.end()
+    return "".join([*out, html.escape(text[end:], quote=False)])
 
 
 def front_matter(text: str) -> str:

@@ -10,6 +10,7 @@ import functools
 import json
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -21,6 +22,8 @@ from helpers import (
     BUNDLED,
     CHROMIUM,
     CHROMIUM_FLAGS,
+    ENGINE_BOARDS,
+    ENGINE_SITES_GROUP,
     REPOSITORY,
     SITE_GROUP,
     QuietHandler,
@@ -163,6 +166,32 @@ def built_site(bundled_project, shared_tmp: Path, site_http: ThreadingHTTPServer
 
 
 @pytest.fixture(scope="session")
+def engine_sites(bundled_project, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
+    """The reference site (ENGINE_BOARDS, with the guide, as this repository's own site has it) built with each
+    engine from the same records (a warm cache: only the build stage and the engine run), once per worker, each
+    served over HTTP at the address it was built for: {engine: (site folder, address without its last /)}."""
+    from chutes.cli.site import compute_stage
+    from chutes.site_build.pipeline import build_site
+
+    computed, _ = bundled_project
+    built, servers = {}, []
+    for engine in ("mkdocs", "zensical"):
+        project = new_project(tmp_path_factory.mktemp(engine) / "p", ENGINE_BOARDS, guide=True)
+        shutil.copytree(computed.cache_dir, project.cache_dir)
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        site = build_site(project, compute_stage(quiet=True), url, engine=engine)
+        httpd.RequestHandlerClass = functools.partial(QuietHandler, directory=str(site))
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        servers.append(httpd)
+        built[engine] = site, url.rstrip("/")
+    yield built
+    for httpd in servers:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="session")
 def built_site_address(built_site: Path, shared_tmp: Path) -> str:
     """The address the built site was built for (its citations and sitemap name it)."""
     return (shared_tmp / "site-address.txt").read_text()
@@ -186,12 +215,17 @@ def bundled_models(bundled_records: list[dict]) -> list[BoardRecord]:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups into the tests' ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (`--dist loadgroup`, as scripts/test runs it) the browser tests of the bundled site go
-    to one worker (`SITE_GROUP`), each other module's browser tests to one worker (`browser_group`). The `slow`
+    to one worker (`SITE_GROUP`), the tests of the sites built with each engine to one (`ENGINE_SITES_GROUP`),
+    each other module's browser tests to one worker (`browser_group`). The `slow`
     tests (the long checks: a property on many more random boards than the normal run's sample, the exact
     cross-checks of the bundled boards that take longest, the walk over the board pages the normal run leaves
     out) run only when `-m` names them: `pytest -m slow`."""
     for item in items:
-        if item.get_closest_marker("browser") and not item.get_closest_marker("xdist_group"):
+        if item.get_closest_marker("xdist_group"):
+            continue
+        if "engine_sites" in item.fixturenames:
+            item.add_marker(pytest.mark.xdist_group(ENGINE_SITES_GROUP))
+        elif item.get_closest_marker("browser"):
             group = SITE_GROUP if "built_site" in item.fixturenames else browser_group(item.module.__name__)
             item.add_marker(pytest.mark.xdist_group(group))
     if "slow" not in (config.option.markexpr or ""):

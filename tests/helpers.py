@@ -150,6 +150,15 @@ worker that runs them builds the site, while the other runs tests that need no s
 with such tests would both wait for its build)."""
 
 
+ENGINE_BOARDS = ["classic", "classic-six-to-enter", "tiny"]
+"""The boards of the sites built with each engine (`engine_sites`): a board of each kind of page (plain rules,
+house rules, kept out of the menus), so every template and page of the site, built twice in seconds rather than
+the whole bundled site twice."""
+ENGINE_SITES_GROUP = "engine-sites"
+"""The pytest-xdist group of the tests of the sites built with each engine (`engine_sites`, built once per
+worker), whatever their module."""
+
+
 CHROMIUM = os.environ.get("CHUTES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]

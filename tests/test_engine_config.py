@@ -5,6 +5,7 @@ And plain MkDocs in a chutes project stops with a pointer to `chutes build`, lea
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
 import sys
@@ -103,6 +104,33 @@ def test_tags_and_settings_survive_the_round_trip(tmp_path: Path) -> None:
     assert again["extra"]["token"] == Tagged("!ENV", ["TOKEN", "none"])
     emoji = again["markdown_extensions"][0]["pymdownx.emoji"]["emoji_index"]
     assert emoji == Tagged("tag:yaml.org,2002:python/name:material.extensions.emoji.twemoji", "")
+
+
+FENCE = {"name": "chutes-html", "class": "chutes-html",
+         "format": Tagged("tag:yaml.org,2002:python/name:chutes.site_build.fences.raw_html", "")}
+
+
+@pytest.mark.parametrize(("extensions", "expected"), [
+    (None, [{"pymdownx.superfences": {"custom_fences": [FENCE]}}]),
+    (["tables", "pymdownx.superfences"], ["tables", {"pymdownx.superfences": {"custom_fences": [FENCE]}}]),
+    ({"toc": {"permalink": True}, "pymdownx.superfences": {"preserve_tabs": True, "custom_fences": [{"name": "m"}]}},
+     [{"toc": {"permalink": True}}, {"pymdownx.superfences": {"preserve_tabs": True,
+                                                               "custom_fences": [{"name": "m"}, FENCE]}}]),
+    ([{"pymdownx.superfences": {"custom_fences": [{"name": "chutes-html", "format": "mine"}]}}],
+     [{"pymdownx.superfences": {"custom_fences": [{"name": "chutes-html", "format": "mine"}]}}]),
+])
+def test_the_fence_of_the_templates_raw_html_is_added_to_the_engines_markdown(tmp_path: Path, extensions,
+                                                                              expected) -> None:
+    """The templates write charts in a ```chutes-html fence (site_build/fences.py), which the written configuration
+    always has, whatever form the project's extensions take; the project's own fence of that name is kept."""
+    config = {"site_name": "x"} if extensions is None else {"site_name": "x", "markdown_extensions": extensions}
+    before = copy.deepcopy(config)
+    inputs = EngineInputs(tmp_path / "d", tmp_path / "t", tmp_path / "s", "http://h/", ["a.md"])
+    written = engine_config(config, inputs, base=tmp_path)
+    assert written["markdown_extensions"] == expected
+    write_config(written, tmp_path / "engine.yml")
+    assert read_config(tmp_path / "engine.yml")["markdown_extensions"] == expected, "written as read"
+    assert config == before, "the project's own settings are left as they were"
 
 
 def test_a_missing_engine_is_named_before_any_board_is_computed(tmp_path: Path, monkeypatch) -> None:

@@ -3,17 +3,11 @@ same exact numbers in them, the site checks passing, charts drawn and axe conten
 
 from __future__ import annotations
 
-import functools
 import re
-import shutil
-import threading
 from collections import Counter
-from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from helpers import QuietHandler, new_project
 from test_browser import ALL_RENDERED, _pages
 
 from chutes.site_build.checks import site_problems
@@ -26,40 +20,9 @@ ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
 TAG = re.compile(r"<[^>]+>")
 
 
-ENGINE_BOARDS = ["classic", "classic-six-to-enter", "tiny"]
-"""A board of each kind of page (plain rules, house rules, kept out of the menus): every template and page of
-the site, built twice in seconds rather than the whole bundled site twice."""
-
-
 @pytest.fixture(scope="module")
-def sites(bundled_project, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
-    """The same boards built with each engine from the same records (a warm cache: only the build stage and the
-    engine run), each served over HTTP at the address it was built for; with the reference site's guide, as this
-    repository's own site has it."""
-    from chutes.cli.site import compute_stage
-    from chutes.site_build.pipeline import build_site
-
-    computed, _ = bundled_project
-    built, servers = {}, []
-    for engine in ("mkdocs", "zensical"):
-        project = new_project(tmp_path_factory.mktemp(engine) / "p", ENGINE_BOARDS, guide=True)
-        shutil.copytree(computed.cache_dir, project.cache_dir)
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-        site = build_site(project, compute_stage(quiet=True), url, engine=engine)
-        httpd.RequestHandlerClass = functools.partial(QuietHandler, directory=str(site))
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        servers.append(httpd)
-        built[engine] = site, url.rstrip("/")
-    yield built
-    for httpd in servers:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def zensical_site(sites: dict[str, tuple[Path, str]]) -> tuple[Path, str]:
-    return sites["zensical"]
+def zensical_site(engine_sites: dict[str, tuple[Path, str]]) -> tuple[Path, str]:
+    return engine_sites["zensical"]
 
 
 def _numbers(page: Path, address: str) -> Counter[str]:
@@ -70,8 +33,9 @@ def _numbers(page: Path, address: str) -> Counter[str]:
     return Counter(n for n in NUMBER.findall(text) if sum(c.isdigit() for c in n) >= 5)
 
 
-def test_both_engines_publish_the_same_pages_with_the_same_numbers(sites: dict[str, tuple[Path, str]]) -> None:
-    (built_site, mkdocs_address), (site, address) = sites["mkdocs"], sites["zensical"]
+def test_both_engines_publish_the_same_pages_with_the_same_numbers(
+        engine_sites: dict[str, tuple[Path, str]]) -> None:
+    (built_site, mkdocs_address), (site, address) = engine_sites["mkdocs"], engine_sites["zensical"]
     assert _pages(site) == _pages(built_site)
     assert (site / "404.html").is_file() and (site / "sitemap.xml").is_file()
     for page in sorted(built_site.rglob("index.html")):
@@ -87,13 +51,13 @@ def test_both_engines_publish_the_same_pages_with_the_same_numbers(sites: dict[s
     assert downloads == sorted(p.relative_to(site).as_posix() for p in (site / "data").iterdir())
 
 
-def test_both_engines_publish_the_guide_as_a_tab_of_its_own(sites: dict[str, tuple[Path, str]]) -> None:
+def test_both_engines_publish_the_guide_as_a_tab_of_its_own(engine_sites: dict[str, tuple[Path, str]]) -> None:
     """The guide ("Make your own") is a tab beside the site's own pages in both engines, every page of it built
     from the same Markdown, with the tables generated from the code (the board file's keys, the commands)."""
     from chutes.site_build.guide import PAGES, TAB, page_address
     from chutes.site_build.nav import RESULTS_TAB
 
-    for engine, (site, _) in sites.items():
+    for engine, (site, _) in engine_sites.items():
         for name in PAGES:
             page = site / page_address(name) / "index.html"
             assert page.is_file(), (engine, name)

@@ -24,7 +24,7 @@ from ..engine_config import ENGINES, SETTINGS
 from ..new_project import SCAFFOLD
 from ..project import BUNDLED_BOARDS, Project
 from ..records import record_schema, schema_parts
-from ..words import FILTERS
+from ..words import FILTERS, markdown_text
 from . import api, boards, commands, notebook, performance, templates
 
 FOLDER = "guide"
@@ -67,6 +67,7 @@ def guide_pages(project: Project) -> dict[str, str]:
     env = Environment(loader=FileSystemLoader(project.guide_dir), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)
+    env.filters["doc"] = markdown_text  # text from the code (docstrings, help, descriptions): its HTML shown as text
     context: dict[str, Any] | None = None
     pages = {}
     for name in PAGES:
