@@ -9,6 +9,7 @@ here: `docs_tree.write_docs` puts the files on disk.
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
@@ -63,14 +64,27 @@ def _environment(templates: list[Path]) -> Environment:
     return env
 
 
+def _template_line(env: Environment, exc: BaseException, name: str) -> str:
+    """Where in the templates a rendering error happened: 'NAME:LINE' of the innermost template frame of its
+    traceback (Jinja rewrites the frames of template code to the template's file and line), else 'NAME'."""
+    folders = [Path(folder) for folder in getattr(env.loader, "searchpath", [])]
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        for folder in folders:
+            if folder in path.parents and frame.lineno:
+                return f"{path.relative_to(folder).as_posix()}:{frame.lineno}"
+    return name
+
+
 def _render(env: Environment, name: str, **context: Any) -> str:
-    """One template rendered; a broken template becomes a one-line SiteError naming it (and the line)."""
+    """One template rendered; a broken template becomes a one-line SiteError naming it and the line (of the
+    template, macro or included file where it broke)."""
     try:
         return env.get_template(name).render(**context)
     except TemplateSyntaxError as exc:
         raise SiteError(f"templates/{exc.name or name}:{exc.lineno}: {exc.message}") from None
     except TemplateError as exc:
-        raise SiteError(f"templates/{name}: {exc.message}") from None
+        raise SiteError(f"templates/{_template_line(env, exc, name)}: {exc.message}") from None
 
 
 def _check_agreement(records: list[BoardRecord]) -> None:

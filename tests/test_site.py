@@ -203,7 +203,14 @@ def test_a_broken_template_is_one_line_naming_it(bundled_models: list[BoardRecor
     with pytest.raises(SiteError, match=r"^templates/data.md.j2:4: "):
         render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
     (templates / "data.md.j2").write_text("{{ boards[0].no_such_field }}\n")
-    with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*no_such_field"):
+    with pytest.raises(SiteError, match=r"^templates/data.md.j2:1: .*no_such_field"):
+        render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
+    (templates / "index.md.j2").write_text("# Home\n\n{% for b in boardz %}\n{{ b }}\n{% endfor %}\n")
+    with pytest.raises(SiteError, match=r"^templates/index.md.j2:3: 'boardz' is undefined$"):
+        render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
+    (templates / "_late.j2").write_text("{% macro late() %}\n\n{{ nope }}\n{% endmacro %}\n")
+    (templates / "index.md.j2").write_text("{% import '_late.j2' as m %}\n# Home\n{{ m.late() }}\n")
+    with pytest.raises(SiteError, match=r"^templates/_late.j2:3: 'nope' is undefined$"):
         render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
 
 
