@@ -24,6 +24,7 @@ from helpers import REPOSITORY
 import chutes
 from chutes.cli import main, run
 from chutes.compute.board.file import KNOWN_KEYS, board_from_mapping
+from chutes.compute.experiments.sweeps import WITHOUT_HOUSE_RULES
 from chutes.compute.record import schema
 from chutes.site_build.checks import SiteError
 from chutes.site_build.engine_config import EngineInputs, engine_config, guide_setting, read_config
@@ -132,6 +133,24 @@ def test_every_command_and_option_is_on_the_command_line_page(pages: dict[str, s
                 assert f"`{name}`" in section, f"{path} {name}"
             if isinstance(param, click.Option) and param.help:
                 assert " ".join(param.help.split()) in section, f"{path} {names[0]}"
+
+
+def test_the_command_line_page_says_which_experiments_refuse_house_rules(pages: dict[str, str],
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Each experiment that refuses a board with house rules says so on the page, and does refuse one (the bundled
+    board with a choice) with one line; the others say nothing of it."""
+    page = pages["guide/cli.md"]
+    experiments = [c for c in commands() if c.path.startswith("chutes experiment ")]
+    refusing = {c.path.split()[-1] for c in experiments if c.refuses}
+    assert refusing == set(WITHOUT_HOUSE_RULES) == {"dice", "add-jump"}
+    for command in experiments:
+        said = "Refuses a board with house rules" in _section(page, f"## `{command.path}`")
+        assert said == (command.path.split()[-1] in refusing), command.path
+    for name in refusing:
+        capsys.readouterr()
+        assert run(["experiment", name, "classic-coin"]) == 2
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and "without house rules" in error and "choice" in error, error
 
 
 def test_the_json_output_of_every_command_has_the_form_the_data_page_gives(

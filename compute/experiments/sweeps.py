@@ -69,18 +69,24 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
     return result
 
 
-def _without_house_rules(board: Board) -> None:
-    """The die-size and added-jump experiments vary one fair die and follow rolls with an unlimited
-    roll-again: a board with house rules is refused with one line."""
-    if board.house_rules:
+WITHOUT_HOUSE_RULES = ("dice", "add-jump")
+"""The experiments that refuse a board with house rules (`Board.house_rules`): they vary one fair die and follow
+rolls with an unlimited roll-again (the Command line page says so, from this)."""
+HOUSE_RULE_KEYS = ("enter_on", "dice", "weights", "roll_again_limit", "choice")
+"""The board keys that make a board one with house rules, as `Board.house_rules` reads them."""
+
+
+def _without_house_rules(board: Board, experiment: str) -> None:
+    """Refuse, with one line, a board with house rules for an experiment of WITHOUT_HOUSE_RULES."""
+    if experiment in WITHOUT_HOUSE_RULES and board.house_rules:
         raise BoardError(f"{board.slug or board.title}: this experiment is made for boards without house rules "
-                         f"(enter_on, dice, weights, roll_again_limit)")
+                         f"({', '.join(HOUSE_RULE_KEYS)})")
 
 
 def dice(board: Board, max_faces: int = MAX_DIE, jobs: int = 1, scheduler: str | None = None,
          folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Hochman's die-size experiment for 1..max_faces faces."""
-    _without_house_rules(board)
+    _without_house_rules(board, "dice")
     def compute(parts: PartStore) -> dict[str, Any]:
         pieces = [(board.fields(), faces) for faces in range(1, max_faces + 1)]
         rows = run_pieces(dice_piece, pieces, jobs, scheduler, parts, desc="die sizes", progress=progress)
@@ -97,7 +103,7 @@ def start(board: Board) -> dict[str, Any]:
 def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, scheduler: str | None = None,
              folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Hochman's scan of every single added chute or ladder of length ≥ min_length."""
-    _without_house_rules(board)
+    _without_house_rules(board, "add-jump")
     def compute(parts: PartStore) -> dict[str, Any]:
         pairs = candidates(board, min_length)
         effects = scan_exact(board, pairs)
