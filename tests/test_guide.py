@@ -27,6 +27,7 @@ from chutes.compute.board.file import KNOWN_KEYS, board_from_mapping
 from chutes.compute.experiments.sweeps import WITHOUT_HOUSE_RULES
 from chutes.compute.record import schema
 from chutes.site_build.checks import SiteError
+from chutes.site_build.downloads import DOWNLOADS
 from chutes.site_build.engine_config import EngineInputs, engine_config, guide_setting, read_config
 from chutes.site_build.guide import PAGES, TAB, guide_nav, guide_pages
 from chutes.site_build.guide.boards import board_keys
@@ -34,7 +35,8 @@ from chutes.site_build.guide.commands import commands
 from chutes.site_build.guide.templates import template_inputs
 from chutes.site_build.nav import RESULTS_TAB, site_nav
 from chutes.site_build.new_project import write_project
-from chutes.site_build.project import Project
+from chutes.site_build.project import BUNDLED_BOARDS, Project
+from chutes.site_build.records import record_schema, schema_parts
 
 BLOCK = re.compile(r"^```(bash|python)\n(.*?)^```", re.M | re.S)
 SKIPPED = {
@@ -201,6 +203,26 @@ def test_the_data_page_gives_every_part_of_the_record(pages: dict[str, str]) -> 
                 assert f"| `{field}` |" in section, (name, field)
 
 
+def test_every_field_of_the_record_has_a_description_and_a_type_linking_to_its_part(pages: dict[str, str]) -> None:
+    parts = schema_parts(record_schema())
+    fields = [(part["name"], *field) for part in parts for field in part["fields"]]
+    assert len(fields) > 200
+    assert [(p, f) for p, f, _, text in fields if not text.strip()] == [], "fields without a description"
+    page = pages["guide/data.md"]
+    anchors = set(re.findall(r"\{ #([\w-]+) \}", page))
+    rows = [row for row in page.splitlines() if re.match(r"^\| `[^`]+` \| ", row) and row.count(" | ") == 2]
+    assert len(rows) == len(fields) and not [row for row in rows if row.endswith("| — |")]
+    for name, field, kind, _ in fields:
+        assert kind and "any" not in kind.split(), (name, field, kind)
+    for name in ("Results", "Series", "Checks", "Players"):  # BoardRecord's parts, by their types
+        assert f"| `{name.lower()}` | [`{name}`](#{name.lower()}) |" in _section(page, "### `BoardRecord`")
+    linked = set(re.findall(r"\]\(#([\w-]+)\)", page))
+    assert linked and linked <= anchors, sorted(linked - anchors)
+    table = _section(page, "# Data").split("## The record")[0]
+    for file, _ in DOWNLOADS.values():
+        assert f"| `{file.format(slug='NAME')}` |" in table, file
+
+
 def test_the_api_page_documents_every_name_of_chutes_all(pages: dict[str, str]) -> None:
     page = pages["guide/api.md"]
     names = list(getattr(chutes, "__all__", []))
@@ -235,6 +257,17 @@ def test_the_performance_page_has_every_row_of_the_measurements(pages: dict[str,
             if line.startswith("|") and line.rstrip().endswith("|")]
     assert rows and all(row in page for row in rows)
     assert all(row in pages["guide/scaling.md"] for row in rows if "first player, random 800 squares" in row)
+
+
+def test_the_performance_page_counts_the_bundled_boards_from_the_code(pages: dict[str, str]) -> None:
+    """The page says how many boards the package bundles, counted from its folder of boards; every measurement's
+    count is of its day, and nothing on it points at figures elsewhere (the README has none)."""
+    page = pages["guide/performance.md"]
+    count = len(list(BUNDLED_BOARDS.glob("*.toml")))
+    assert count >= 19 and f"The package bundles {count} boards today" in " ".join(page.split())
+    counts = re.findall(r"(\d+) bundled boards( of the day)?", page)
+    assert counts and all(day for _, day in counts), counts
+    assert "README" not in page
 
 
 # --- Every example runs -------------------------------------------------------------------------------------

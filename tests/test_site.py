@@ -264,6 +264,26 @@ def test_board_pages_have_share_cards_and_a_citation(built_site: Path, bundled_r
     assert _png_size(built_site / "assets" / "images" / "share.png") == (1200, 630)
 
 
+def test_the_data_page_lists_every_download_and_describes_every_field(built_site: Path,
+                                                                     bundled_models: list[BoardRecord]) -> None:
+    """Every board's downloads (`downloads.DOWNLOADS`, the share image aside) are linked from the Data page, the
+    first of three players' where the record has it; every field of its tables has a type and a description, and
+    a part's type links to its entry there."""
+    data_page = (built_site / "data" / "index.html").read_text()
+    pages = {p.slug: p for p in board_page.board_pages(bundled_models)[0]}
+    for slug, page in pages.items():
+        for name, (file, _) in downloads.DOWNLOADS.items():
+            if name == "share" or (name == "three" and page.three_file is None):
+                continue
+            assert f'href="{file.format(slug=slug).removeprefix("data/")}"' in data_page, (slug, file)
+    assert any(p.three_file is None for p in pages.values()) and any(p.three_file for p in pages.values())
+    cells = re.findall(r"<tr>\s*<td><code>([^<]+)</code></td>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*</tr>", data_page,
+                       re.S)
+    assert len(cells) > 200
+    assert [field for field, kind, text in cells if not kind.strip() or text.strip() in ("", "—")] == []
+    assert '<a href="#results"><code>Results</code></a>' in data_page and 'id="results"' in data_page
+
+
 def test_downloads_show_their_size(built_site: Path, bundled_records: list[dict]) -> None:
     data_page = (built_site / "data" / "index.html").read_text()
     for record in bundled_records:

@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 
 from ..checks import SiteError
+from ..downloads import DOWNLOADS
 from ..engine_config import ENGINES, SETTINGS
 from ..new_project import SCAFFOLD
 from ..project import BUNDLED_BOARDS, Project
@@ -50,6 +51,7 @@ def _context(project: Project) -> dict[str, Any]:
         "settings": SETTINGS,
         "engines": ENGINES,
         "schema": schema_parts(record_schema()),
+        "downloads": list(DOWNLOADS.values()),
         "api_doc": package_doc,
         "api": entries,
         "performance": performance.results_tables(project.benchmarks_file),

@@ -43,8 +43,8 @@ VALUES = {
     "choices": ("list of (slug, title)", "The boards the design page starts from."),
     "length_figure": ("str", "The design page's empty game-length chart, as JSON."),
     "within": ("list of int", "The turns the design page gives the chance of being over within."),
-    "schema": ("list", "The record's parts, each with its description and its fields' descriptions "
-               "(`records.schema_parts`)."),
+    "schema": ("list", "The record's parts, each with its name, description and `anchor`, and its `fields` as "
+               "(name, type in Markdown, description) (`records.schema_parts`)."),
 }
 """What each value the build stage gives the templates is, by name (the same name means the same in each, but for
 OWN_VALUES)."""
