@@ -49,7 +49,7 @@ from .incremental import Fresh, Parts, digest, stats
 from .nav import all_titled, site_nav
 from .new_project import SCAFFOLD
 from .project import BUNDLED_BOARDS, SITE_MARKER, Area, Project, ProjectError
-from .render import render_pages
+from .render import left_out, render_pages
 from .stills import Stills
 
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
@@ -175,8 +175,9 @@ def site_url_for(site_url: str | None) -> tuple[str, bool]:
 
 
 def build_site(project: Project, records: Records, site_url: str | None = None, engine: str | None = None,
-               phase: Phase = no_phase) -> Path:
-    """Compute (cached), write the engine's inputs, build, check, and only then replace the project's site folder."""
+               phase: Phase = no_phase, log: Callable[[str], None] = lambda note: None) -> Path:
+    """Compute (cached), write the engine's inputs, build, check, and only then replace the project's site folder.
+    Each page the site leaves out is a note to `log`, saying why (`render.left_out`)."""
     project.check_site_dir()
     url, _ = site_url_for(site_url)
     site_dir = project.site_dir
@@ -189,6 +190,8 @@ def build_site(project: Project, records: Records, site_url: str | None = None, 
     with FileLock(project.work_dir / "build.lock"):
         _remove_leftovers(site_dir)
         current = records(project)
+        for note in left_out(current, project.site_src_dirs):
+            log(f"note: {note}")
         with phase("comparing the inputs with the last build's"):
             inputs = build_inputs(project, current, url, chosen)
             unchanged = _published(project) == {"inputs": inputs, "site_dir": str(site_dir),

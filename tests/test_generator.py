@@ -150,6 +150,15 @@ def test_two_projects_side_by_side_never_touch_each_other(tmp_path: Path) -> Non
     assert [p.name.rsplit("-", 1)[0] for p in two.cache_dir.glob("*.json")] == ["short"]
     assert (one.site_dir / "boards" / "tiny").is_dir() and not (one.site_dir / "boards" / "short").exists()
     assert (two.site_dir / "boards" / "short").is_dir() and not (two.site_dir / "boards" / "tiny").exists()
+    # neither has a plain board beside a board with house rules, nor the boards the literature compares: both
+    # pages are left out, said so with the reason, and nothing links to them
+    assert "note: no House rules page (house-rules/): it is made only when a board with house rules" in out.stderr
+    assert re.search(r"note: no What others found page \(literature/\): the package's literature.toml gives figures "
+                     r"of boards this site does not have \([a-z0-9-]+(, [a-z0-9-]+)*\)", out.stderr), out.stderr
+    for project in (one, two):
+        assert not (project.site_dir / "house-rules").exists() and not (project.site_dir / "literature").exists()
+        for html in project.site_dir.rglob("*.html"):
+            assert not re.search(r'href="[^"]*(house-rules|literature)/', html.read_text()), html
 
 
 def test_a_project_template_overrides_the_default_file_by_file(tmp_path: Path) -> None:

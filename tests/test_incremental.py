@@ -7,7 +7,7 @@ from pathlib import Path
 
 from jinja2 import DictLoader, Environment
 
-from chutes.site_build.incremental import Parts, template_sources
+from chutes.site_build.incremental import Fresh, Parts, template_sources
 from chutes.site_build.nav import all_titled, page_title
 
 
@@ -35,6 +35,16 @@ def test_a_part_is_made_again_only_when_its_inputs_change() -> None:
     parts.start()
     parts.finish()
     assert parts.kept == {}, "a part no longer made is dropped"
+
+
+def test_a_part_that_makes_no_page_is_not_reported_as_made() -> None:
+    """A page the site leaves out (the House rules page without a plain board) is never named among those made."""
+    for parts in (Parts(), Fresh()):
+        parts.start()
+        parts.part("house-rules", lambda: ["no group"], lambda: {})
+        parts.part("index", lambda: ["home"], lambda: {"index.md": "# Home\n"})
+        parts.finish()
+        assert parts.made == ["index"], type(parts).__name__
 
 
 def test_the_navigation_names_the_titles_the_engine_would_give() -> None:

@@ -21,7 +21,7 @@ from chutes.compute.numbers import decimal_string
 from chutes.compute.record.schema import BoardRecord
 from chutes.site_build import board_page, docs_tree, downloads, figures, pipeline, render
 from chutes.site_build.checks import SiteError, broken_links, outside_references
-from chutes.site_build.project import DEFAULT_TEMPLATES
+from chutes.site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from chutes.site_build.tables import board_tables
 from chutes.site_build.words import games, per_thousand, percent, plain, rounded
 
@@ -194,6 +194,19 @@ def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path,
     assert docs_tree.write_docs(files, docs) == []
     (docs / "stale.md").write_text("old")
     assert docs_tree.write_docs(files, docs) == ["stale.md"] and not (docs / "stale.md").exists()
+
+
+def test_a_page_is_left_out_only_with_a_note_saying_why(bundled_models: list[BoardRecord]) -> None:
+    """The bundled boards have both occasional pages; boards with house rules without their plain board have no
+    House rules page, and boards the literature does not cover all of, no literature page: a note says each."""
+    assert render.left_out(bundled_models, [DEFAULT_SITE_SRC]) == []
+    variants = [m for m in bundled_models if m.slug.startswith("classic-") and m.results.board.house_rules]
+    notes = render.left_out(variants, [DEFAULT_SITE_SRC])
+    assert len(notes) == 2 and notes[0].startswith("no House rules page (house-rules/): it is made only when")
+    assert notes[1].startswith("no What others found page (literature/): the package's literature.toml gives "
+                               "figures of boards this site does not have (classic, ")
+    assert render.left_out([m for m in bundled_models if m.slug in ("classic", "classic-roll-again")],
+                           [DEFAULT_SITE_SRC])[0].startswith("no What others found page"), "a group: the page"
 
 
 def test_a_broken_template_is_one_line_naming_it(bundled_models: list[BoardRecord], tmp_path: Path) -> None:

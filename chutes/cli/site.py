@@ -110,7 +110,7 @@ def build(force: bool, site_dir: Path | None, site_url: str | None, engine: str 
     here = open_project(project, site_dir=site_dir, boards_dir=boards_dir, cache_dir=cache_dir)
     url, local = site_url_for(site_url)
     started = time.perf_counter()
-    out = build_site(here, compute_stage(force=force), url, engine=engine, phase=step)
+    out = build_site(here, compute_stage(force=force), url, engine=engine, phase=step, log=say)
     pages = len(list(out.rglob("*.html")))
     say(f"site built in {time.perf_counter() - started:.1f} s: {pages} pages in {out}/ (preview it with "
         f"'chutes serve')")

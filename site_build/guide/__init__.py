@@ -23,6 +23,7 @@ from ..engine_config import ENGINES, SETTINGS
 from ..new_project import SCAFFOLD
 from ..project import BUNDLED_BOARDS, Project
 from ..records import record_schema, schema_parts
+from ..render import OCCASIONAL_PAGES
 from ..words import FILTERS
 from . import api, boards, commands, performance, templates
 
@@ -52,6 +53,7 @@ def _context(project: Project) -> dict[str, Any]:
         "engines": ENGINES,
         "schema": schema_parts(record_schema()),
         "downloads": list(DOWNLOADS.values()),
+        "occasional_pages": OCCASIONAL_PAGES,
         "api_doc": package_doc,
         "api": entries,
         "performance": performance.results_tables(project.benchmarks_file),

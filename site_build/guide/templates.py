@@ -22,6 +22,8 @@ VALUES = {
     "page": ("BoardPage", "The board of this page."),
     "r": ("BoardRecord", "The board's record (the same as `page.record`)."),
     "in_menu": ("bool", "Whether the board is in the menus (its board file does not say `listed = false`)."),
+    "has_literature": ("bool", "Whether the site has the literature page (What others found), which a page may "
+                       "then link to."),
     "charts": ("dict of str → str", "Each chart's Plotly figure as JSON, by chart id (on House rules: by board slug)."),
     "stills": ("dict of str → dict", "Each chart's still image: its height, the wide and narrow widths, the screens "
                "that get the narrow one, the start of its address."),
