@@ -26,9 +26,11 @@ from chutes.cli import main, run
 from chutes.compute.board.file import KNOWN_KEYS, board_from_mapping
 from chutes.compute.experiments.sweeps import WITHOUT_HOUSE_RULES
 from chutes.compute.record import schema
+from chutes.site_build import checks
 from chutes.site_build.checks import SiteError
 from chutes.site_build.downloads import DOWNLOADS
 from chutes.site_build.engine_config import EngineInputs, engine_config, guide_setting, read_config
+from chutes.site_build.guard import MESSAGE as GUARD_MESSAGE
 from chutes.site_build.guide import PAGES, TAB, guide_nav, guide_pages
 from chutes.site_build.guide.boards import board_keys
 from chutes.site_build.guide.commands import commands
@@ -191,6 +193,18 @@ def test_every_template_and_the_values_it_receives_are_on_the_customising_page(p
     assert {"page", "r", "charts", "stills", "tables"} <= {name for name, _, _ in board.values}
     for setting in ("engine", "guide"):
         assert f"| `{setting}` |" in page
+
+
+def test_the_customising_page_says_exactly_what_the_build_checks(pages: dict[str, str]) -> None:
+    """Every attribute, tag, host and scheme the checks look at is named there (from checks.py), what a link may
+    do, where a file from elsewhere goes, and what plain MkDocs says (guard.py)."""
+    section = _section(pages["guide/customising.md"], "## What the build checks")
+    for name in (*checks.URL_ATTRIBUTES, *checks.NAVIGATION_TAGS, *checks.LOCAL_HOSTS, *checks.FORBIDDEN_TAGS,
+                 *checks.SCRIPT_SCHEMES, *checks.INERT_SCRIPT_TYPES):
+        assert f"`{name}`" in section, name
+    assert "may lead anywhere" in section and "`site_src/assets/`" in section and GUARD_MESSAGE in section
+    assert "site_src/house.md:3" in section, "problems are named by the author's file"
+    assert "customising.md#what-the-build-checks" in pages["guide/index.md"]
 
 
 def test_the_data_page_gives_every_part_of_the_record(pages: dict[str, str]) -> None:

@@ -174,8 +174,21 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
 
     monkeypatch.setattr(pipeline, "render_pages", with_cdn)
     (project.root / "site_src" / "note.md").write_text("# Note\n")  # an edit: an unchanged project is not built
-    with pytest.raises(SiteError, match="cdn.example.com"):
+    (project.root / "site_src" / "house.md").write_text(
+        "# Our rules\n\n![The box](https://images.example.org/box.png)\n\n<img src=\"https://images.example.org/"
+        "lid.png\" alt=\"The lid\">\n\nA [link](https://example.org/) to another site is fine.\n")
+    with pytest.raises(SiteError, match="cdn.example.com") as failed:
         pipeline.build_site(project, compute_stage(quiet=True))
+    lines = str(failed.value).splitlines()
+    assert all(line.startswith("site not published: ") for line in lines), lines
+    said = [line.removeprefix("site not published: ") for line in lines]
+    assert "site_src/house.md:3: <img> refers to https://images.example.org/box.png: it would load from another " \
+           "site (built as house/index.html)" in said, said
+    assert any(line.startswith("site_src/house.md:5: <img> refers to https://images.example.org/lid.png") for line in
+               said), "every problem, none hidden"
+    assert any(line.startswith("cdn/index.html:") and "cdn.example.com" in line for line in said), said
+    assert not any("example.org/\"" in line or "https://example.org/ " in line for line in said), "links are fine"
+    assert said[-1].startswith("to fix it: put each file a page shows in site_src/assets/"), said
     assert _files(site) == before
     assert [p.name for p in site.parent.iterdir() if ".chutes-" in p.name] == [], "no staging folder is left"
 
