@@ -47,7 +47,7 @@ from .engine_config import (
     write_config,
 )
 from .incremental import Files, Fresh, Parts, digest, stats
-from .nav import all_titled, site_nav
+from .nav import all_titled, own_nav, site_nav
 from .new_project import SCAFFOLD
 from .project import BUNDLED_BOARDS, SITE_MARKER, Area, Project, ProjectError
 from .render import left_out, render_pages
@@ -142,7 +142,7 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
     kept.sweep()
     theme_changed = write_docs(dict(theme_files(project, config)), area.theme_dir)
     out = site_dir if engines.writes_anywhere(chosen) else area.site_dir
-    nav = site_nav(records, files, guide)
+    nav = site_nav(records, files, guide, own_nav(config.get("nav"), files, str(project.config_file)))
     inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url, nav=nav,
                           tabs=guide is not None)
     config_changed = write_config(engine_config(config, inputs, area.root), area.config_file)

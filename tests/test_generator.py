@@ -166,11 +166,22 @@ def test_a_project_template_overrides_the_default_file_by_file(tmp_path: Path) -
     (project.root / "templates").mkdir()
     (project.root / "templates" / "data.md.j2").write_text("# Our data\n\nAsk us for the files.\n")
     (project.root / "site_src" / "about.md").write_text("# About\n\nA project page.\n")
+    config = project.root / "mkdocs.yml"
+    config.write_text(config.read_text() + "nav:\n  - About us: about.md\n")  # a hand-written page in the menu
     out = chutes("build", "--project", str(project.root))
     assert out.returncode == 0, out.stderr
     assert "Ask us for the files." in (project.site_dir / "data" / "index.html").read_text()
     assert (project.site_dir / "about" / "index.html").is_file()
     assert "Going first" in (project.site_dir / "boards" / "tiny" / "index.html").read_text(), "defaults remain"
+    for page in ("index.html", "boards/tiny/index.html", "data/index.html"):
+        menu = (project.site_dir / page).read_text()
+        link = r'<a href="[./]*about/" class="md-nav__link">\s*<span class="md-ellipsis">\s*About us'
+        assert re.search(link, menu), page
+    config.write_text(config.read_text() + "  - Tiny: boards/tiny.md\n")
+    refused = chutes("build", "--project", str(project.root))
+    errors = [line for line in refused.stderr.splitlines() if line.startswith("chutes: error: ")]
+    assert refused.returncode != 0 and len(errors) == 1 and "Traceback" not in refused.stderr, refused.stderr
+    assert "nav → boards/tiny.md: a page chutes places in the menu itself" in refused.stderr
 
 
 def test_python_m_chutes_is_the_same_command(tmp_path: Path) -> None:

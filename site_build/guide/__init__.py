@@ -21,6 +21,7 @@ from ..checks import SiteError, what_is_checked
 from ..downloads import DOWNLOADS
 from ..engine_config import ENGINES, SETTINGS
 from ..guard import MESSAGE as GUARD_MESSAGE
+from ..nav import GENERATED
 from ..new_project import SCAFFOLD
 from ..project import BUNDLED_BOARDS, Project
 from ..records import record_schema, schema_parts
@@ -57,6 +58,7 @@ def _context(project: Project) -> dict[str, Any]:
         "occasional_pages": OCCASIONAL_PAGES,
         "site_checks": what_is_checked(),
         "guard_message": GUARD_MESSAGE,
+        "generated_nav": GENERATED,
         "api_doc": package_doc,
         "api": entries,
         "performance": performance.results_tables(project.benchmarks_file),
