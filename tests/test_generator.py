@@ -16,6 +16,8 @@ import yaml
 from helpers import REPOSITORY, chutes, new_project
 from uv import find_uv_bin
 
+from chutes.site_build import new_project as new_project_module
+from chutes.site_build.new_project import provide_generator, write_project
 from chutes.site_build.project import SITE_MARKER
 
 INSTALL = pytest.mark.xdist_group("install")  # one virtualenv per worker: its tests run on one worker
@@ -140,6 +142,33 @@ def test_a_new_project_builds_into_a_site_at_once(installed: Path, tmp_path: Pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site1"], "nothing is written outside the project"
 
 
+def test_a_new_project_gets_the_generator_as_it_was_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From an index: the pin; from a wheel file: a copy in wheels/; from a git repository: that commit; from
+    anything else: what to put in wheels/ (a folder's wheel is made by pip: the test above)."""
+    version = "0.1.0"
+
+    def project(name: str, source: dict | None) -> tuple[Path, str]:
+        monkeypatch.setattr(new_project_module, "installed_from", lambda: source)
+        root = tmp_path / name
+        write_project(root, version)
+        return root, provide_generator(root, version)
+
+    root, said = project("index", None)
+    assert "chutes-exact==0.1.0 from the package index" in said and not (root / "wheels").exists()
+    assert (root / "requirements.txt").read_text().endswith("--find-links wheels\nchutes-exact==0.1.0\n")
+    wheel = tmp_path / "chutes_exact-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+    root, said = project("wheel", {"url": wheel.as_uri(), "archive_info": {}})
+    assert (root / "wheels" / wheel.name).read_bytes() == b"PK" and said.startswith(f"wheels/{wheel.name}: ")
+    root, said = project("git", {"url": "https://example.org/chutes.git",
+                                 "vcs_info": {"vcs": "git", "commit_id": "a" * 40}})
+    line = f"chutes-exact @ git+https://example.org/chutes.git@{'a' * 40}"
+    assert (root / "requirements.txt").read_text().splitlines()[-1] == line and line in said
+    root, said = project("gone", {"url": (tmp_path / "no-such-clone").as_uri(), "dir_info": {}})
+    assert said.startswith("no wheel made") and "put its wheel in wheels/" in said
+    assert not (root / "wheels").exists()
+
+
 def test_two_projects_side_by_side_never_touch_each_other(tmp_path: Path) -> None:
     one = new_project(tmp_path / "one", ["tiny"])
     two = new_project(tmp_path / "two", ["short"])
@@ -193,24 +222,28 @@ def test_python_m_chutes_is_the_same_command(tmp_path: Path) -> None:
 @INSTALL
 def test_a_new_project_installs_from_its_requirements_with_the_wheel_in_its_wheels_folder(installed: Path,
                                                                                            tmp_path: Path) -> None:
-    """Before a release is on PyPI: the wheel made as the project's README says, in wheels/, is what
-    `pip install -r requirements.txt` (the line of the project's README, its workflow and the GitLab snippet)
-    installs."""
-    assert _run(installed, "chutes", "new", "site1", cwd=tmp_path).returncode == 0
+    """Before a release is on PyPI: `chutes new`, run by a chutes installed from a clone, puts the wheel of that
+    clone in wheels/ and says so, and that is what `pip install -r requirements.txt` (the line of the project's
+    README, its workflow and the GitLab snippet) installs on a machine without chutes, with no index."""
+    new = _run(installed, "chutes", "new", "site1", cwd=tmp_path)
+    assert new.returncode == 0, new.stderr
     project = tmp_path / "site1"
+    version = _run(installed, "chutes", "--version", cwd=project).stdout.split()[-1]
+    [wheel] = (project / "wheels").glob("*.whl")
+    assert wheel.name.startswith(f"chutes_exact-{version}-"), wheel.name
+    assert f"note: wheels/{wheel.name}: the wheel of " in new.stderr and "(commit it)" in new.stderr, new.stderr
     readme = (project / "README.md").read_text()
     assert "pip install -r requirements.txt" in readme and "pypi.org/project/chutes/" not in readme
-    wheel_line = re.search(r"pip wheel --no-deps -w wheels \S+", readme)
-    assert wheel_line, "the project's README says how to make the wheel"
-    repository = copy_of_repository(tmp_path / "clone")
-    made = _run(installed, *wheel_line.group(0).split()[:-1], str(repository), cwd=project)
-    assert made.returncode == 0, made.stderr
+    assert re.search(r"pip wheel --no-deps -w wheels \S+", readme), "the README says how to make one by hand"
+    assert not any(line.strip().startswith(("wheels", "/wheels")) for line in
+                   (project / ".gitignore").read_text().splitlines()), "the wheel is committed"
     assert _run(installed, "pip", "uninstall", "--yes", "chutes-exact", cwd=project).returncode == 0
     assert _run(installed, "python", "-c", "import chutes", cwd=project).returncode != 0, "uninstalled"
     again = _run(installed, "pip", "install", "--no-index", "-r", "requirements.txt", cwd=project)
     assert again.returncode == 0, again.stderr
-    version = _run(installed, "chutes", "--version", cwd=project)
-    assert version.returncode == 0 and version.stdout.split()[-1] in (project / "requirements.txt").read_text()
+    again_version = _run(installed, "chutes", "--version", cwd=project)
+    assert again_version.returncode == 0 and again_version.stdout.split()[-1] == version
+    assert f"chutes-exact=={version}" in (project / "requirements.txt").read_text()
     workflow = yaml.safe_load((project / ".github" / "workflows" / "site.yml").read_text())
     runs = [step.get("run", "") for job in workflow["jobs"].values() for step in job["steps"]]
     assert any("-r requirements.txt" in run for run in runs), "the workflow installs from requirements.txt"

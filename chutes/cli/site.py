@@ -146,12 +146,19 @@ def cache_key() -> None:
 
 
 @main.command(name="new", help="Start a new site project in DIR: mkdocs.yml, an example board, a README and a "
-                                "CI workflow that publishes it.")
+                                "CI workflow that publishes it, installing this chutes (its wheel in wheels/ "
+                                "unless it came from a package index).")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def new(directory: Path) -> None:
     """Write a ready site project."""
     from chutes.compute import package_version
-    from chutes.site_build.new_project import write_project
+    from chutes.progress import step
+    from chutes.site_build.new_project import provide_generator, write_project
+    from chutes.site_build.project import absolute
 
-    written = write_project(directory, package_version())
+    version = package_version()
+    written = write_project(directory, version)
+    with step("making sure its CI installs this chutes"):
+        done = provide_generator(absolute(directory), version)
+    say(f"note: {done}")
     say(f"new site project in {directory}/ ({len(written)} files); next: cd {directory} && chutes build")
