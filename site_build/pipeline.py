@@ -168,9 +168,9 @@ def _source_names(project: Project, files: Files) -> tuple[tuple[str, str], ...]
     return tuple(names)
 
 
-OUTSIDE_FIX = ("put each file a page shows in site_src/assets/ and refer to it there (assets/NAME, from a page in a "
-               "folder ../assets/NAME): a page may link to another site (<a href>), but everything it shows or "
-               "loads must be in the site")
+OUTSIDE_FIX = ("put each file a page shows in site_src/assets/ and refer to it there (assets/NAME from site_src/"
+               "house.md, ../assets/NAME from a page in a folder of site_src/): a page may link to another site "
+               "(<a href>), but everything it shows or loads must be in the site")
 """The fix for a page that loads something from another site, said once after the problems."""
 PROBLEM = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<what>.*)$")
 ADDRESS = re.compile(r"^<[\w:-]+> (?:refers to )?(\S+?):? ")
