@@ -179,7 +179,7 @@ ADDRESS = re.compile(r"^<[\w:-]+> (?:refers to )?(\S+?):? ")
 
 def explained(problems: list[str], staged: Staged, docs_dir: Path) -> list[str]:
     """The checks' problems (`site_problems`: 'house/index.html:575: ...') said of the author's files: the page's
-    source and its line where the address is found there (site_src/house.md:3: ..., built as house/index.html),
+    source and its line where the address is found there (site_src/house.md:3: ..., built as house/index.html:575),
     then the fix for what comes from another site (OUTSIDE_FIX)."""
     sources = dict(staged.sources)
     out = []
@@ -197,7 +197,7 @@ def explained(problems: list[str], staged: Staged, docs_dir: Path) -> list[str]:
         found = ADDRESS.match(what)
         address = found[1] if found and any(c in found[1] for c in "/.#") else None
         line = next((n for n, text in enumerate(_text(docs_dir / rel), start=1) if address and address in text), None)
-        out.append(f"{sources[rel]}{f':{line}' if line else ''}: {what} (built as {built})")
+        out.append(f"{sources[rel]}{f':{line}' if line else ''}: {what} (built as {built}:{match['line']})")
     if any(OUTSIDE_MARK in p for p in problems):
         out.append(f"to fix it: {OUTSIDE_FIX}")
     return out
