@@ -24,7 +24,7 @@ from helpers import REPOSITORY
 import chutes
 from chutes.cli import main, run
 from chutes.compute.board.file import KNOWN_KEYS, board_from_mapping
-from chutes.compute.experiments.sweeps import WITHOUT_HOUSE_RULES
+from chutes.compute.experiments import WITHOUT_HOUSE_RULES
 from chutes.compute.record import schema
 from chutes.site_build import checks
 from chutes.site_build.checks import SiteError

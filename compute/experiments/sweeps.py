@@ -18,6 +18,7 @@ from ..board.problems import BoardError
 from ..solve.chain import turn_chain
 from ..store.files import key_of, read_checked, store
 from ..store.sweep import PartStore, run_pieces
+from . import HOUSE_RULE_KEYS, WITHOUT_HOUSE_RULES
 from .variants import (
     MIN_JUMP_LENGTH,
     candidates,
@@ -67,13 +68,6 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
     store(path, {"key": key, "experiment": name, "params": params, "result": result})
     parts.clear()
     return result
-
-
-WITHOUT_HOUSE_RULES = ("dice", "add-jump")
-"""The experiments that refuse a board with house rules (`Board.house_rules`): they vary one fair die and follow
-rolls with an unlimited roll-again (the Command line page says so, from this)."""
-HOUSE_RULE_KEYS = ("enter_on", "dice", "weights", "roll_again_limit", "choice")
-"""The board keys that make a board one with house rules, as `Board.house_rules` reads them."""
 
 
 def _without_house_rules(board: Board, experiment: str) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import click
 
 from ...cli import main  # the command group, read (never run): its commands, options and help
-from ...compute.experiments.sweeps import HOUSE_RULE_KEYS, WITHOUT_HOUSE_RULES
+from ...compute.experiments import HOUSE_RULE_KEYS, WITHOUT_HOUSE_RULES  # two names, no mathematics
 from ..checks import SiteError
 
 ARGUMENTS = {
