@@ -62,7 +62,7 @@ def main() -> None:
     intro = (
         f"Every bundled board from cold (`python benchmarks/cold.py`, {platform.machine()}, {os.cpu_count()} cores, "
         f"run {time.strftime('%Y-%m-%d')}): `chutes compute` of the "
-        f"{bundled} bundled boards into an empty cache as a whole process, {repeats} "
+        f"{bundled} bundled boards of the day into an empty cache as a whole process, {repeats} "
         f"runs per checkout, interleaved; the load average reached {load:.1f}. Budget: median ≤ "
         f"{BUDGET_SECONDS:.0f} s by the clock.")
     columns = ["code", "median wall", "fastest wall", "median CPU (the machine's)", "within budget"]

@@ -78,7 +78,7 @@ def main() -> None:
     text = "\n".join([
         BEGIN, "",
         f"Build engines (`python benchmarks/engines.py`, {platform.machine()}, run {time.strftime('%Y-%m-%d')}): "
-        f"the reference site ({len(list((ROOT / 'site_src' / 'boards').glob('*.toml')))} bundled boards, "
+        f"the reference site ({len(list((ROOT / 'site_src' / 'boards').glob('*.toml')))} bundled boards of the day, "
         f"{pages['mkdocs']} pages) rebuilt from a warm cache, medians of {repeats} builds each, interleaved:", "",
         "| what | MkDocs 1.6 + Material | Zensical 0.0.73 | Zensical ÷ MkDocs |", "|---|---|---|---|", *rows, "",
         END])

@@ -68,8 +68,8 @@ def main() -> None:
     boards = len(list((ROOT / "site_src" / "boards").glob("*.toml")))
     intro = (
         f"Nothing to compute (`python benchmarks/unchanged.py`, {platform.machine()}, run {time.strftime('%Y-%m-%d')}):"
-        f" `chutes compute` of the {boards} bundled boards as a whole process, every record up to date; the first "
-        f"read of the records alone, then {repeats} runs per checkout, interleaved; the load average reached "
+        f" `chutes compute` of the {boards} bundled boards of the day as a whole process, every record up to date; the "
+        f"first read of the records alone, then {repeats} runs per checkout, interleaved; the load average reached "
         f"{load:.1f} on {os.cpu_count()} cores. Budget: median ≤ {BUDGET_SECONDS:.0f} s.")
     columns = ["code", "first read", "median wall", "fastest wall", "median CPU", "within budget"]
     print(write_table(RESULTS, BEGIN, END, intro, columns, rows))

@@ -11,7 +11,7 @@ from functools import cached_property
 
 from ..compute.record.schema import BoardRecord, Duel, Experiments, FirstPlayer, Skipped
 from . import figures
-from .downloads import distribution_csv, fraction_text, record_json, size_text, squares_csv
+from .downloads import DOWNLOADS, distribution_csv, fraction_text, record_json, size_text, squares_csv
 from .words import games, per_thousand, rounded
 
 INLINE_FRACTION_CHARS = 50_000
@@ -65,7 +65,7 @@ class BoardPage:
 
     @property
     def fraction_file(self) -> str:
-        return f"data/{self.slug}-first-player.txt"
+        return DOWNLOADS["fraction"][0].format(slug=self.slug)
 
     @cached_property
     def fraction_text(self) -> str:
@@ -80,7 +80,7 @@ class BoardPage:
     @property
     def three_file(self) -> str | None:
         """The exact chance of the first of three players as text, where the record has it."""
-        return None if self.first_of_three is None else f"data/{self.slug}-first-of-three.txt"
+        return None if self.first_of_three is None else DOWNLOADS["three"][0].format(slug=self.slug)
 
     @cached_property
     def three_text(self) -> str | None:
@@ -89,19 +89,19 @@ class BoardPage:
 
     @property
     def json_file(self) -> str:
-        return f"data/{self.slug}.json"
+        return DOWNLOADS["json"][0].format(slug=self.slug)
 
     @property
     def csv_file(self) -> str:
-        return f"data/{self.slug}-distribution.csv"
+        return DOWNLOADS["csv"][0].format(slug=self.slug)
 
     @property
     def squares_file(self) -> str:
-        return f"data/{self.slug}-squares.csv"
+        return DOWNLOADS["squares"][0].format(slug=self.slug)
 
     @property
     def share_file(self) -> str:
-        return f"data/{self.slug}-share.png"
+        return DOWNLOADS["share"][0].format(slug=self.slug)
 
     @property
     def share_alt(self) -> str:

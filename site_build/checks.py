@@ -86,6 +86,10 @@ def _pages(site_dir: Path, allowed: list[re.Pattern[str]] | None = None) -> dict
     return {path: _parse(path, allowed or []) for path in sorted(site_dir.rglob("*.html"))}
 
 
+OUTSIDE_MARK = "from another site"
+"""In each problem of `outside_references`: what the build's message gives the fix for."""
+
+
 def outside_references(site_dir: Path, allowed_hosts: Set[str] = frozenset()) -> list[str]:
     """Every place where a page or stylesheet would load something from outside the site ('file:line: url').
 
@@ -104,12 +108,14 @@ def _outside_references(site_dir: Path, pages: dict[Path, _Page], allowed_hosts:
             split = urlsplit(url)
             if split.scheme in ("http", "https") or url.startswith("//"):
                 if split.hostname not in {h.strip("[]") for h in hosts}:
-                    problems.append(f"{path.relative_to(site_dir)}:{line}: <{tag}> refers to {url}")
+                    problems.append(f"{path.relative_to(site_dir)}:{line}: <{tag}> refers to {url}: it would load "
+                                    f"{OUTSIDE_MARK}")
     for path in sorted(site_dir.rglob("*.css")):
         for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             for url in CSS_URL.findall(text) + re.findall(r"""@import\s+['"]([^'"]+)""", text):
                 if urlsplit(url).scheme in ("http", "https") or url.startswith("//"):
-                    problems.append(f"{path.relative_to(site_dir)}:{n}: stylesheet refers to {url}")
+                    problems.append(f"{path.relative_to(site_dir)}:{n}: stylesheet refers to {url}: it would load "
+                                    f"{OUTSIDE_MARK}")
     return problems
 
 
@@ -166,6 +172,29 @@ def unsafe_markup(site_dir: Path, theme_dirs: list[Path]) -> list[str]:
 
 def _unsafe_markup(site_dir: Path, pages: dict[Path, _Page]) -> list[str]:
     return [f"{path.relative_to(site_dir)}:{line}: {what}" for path, page in pages.items() for line, what in page.found]
+
+
+def what_is_checked() -> list[str]:
+    """What `site_problems` checks on every built page and stylesheet, in words (Markdown) from the constants it
+    uses: the guide's Customising page gives these."""
+    def code(names: Set[str] | tuple[str, ...]) -> str:
+        return ", ".join(f"`{name}`" for name in sorted(names))
+
+    return [
+        f"**Nothing is loaded from another site.** An address of another host (`http://`, `https://` or `//`) in "
+        f"an attribute {code(URL_ATTRIBUTES)} of any tag but {code(NAVIGATION_TAGS)}, in a `style` attribute's "
+        f"`url(...)`, or in a stylesheet's `url(...)` or `@import`, stops the build. A link a reader follows "
+        f"(`<a href>`, `<area href>`) may lead anywhere; the site's own host and {code(LOCAL_HOSTS)} are not "
+        "another site. An image, script, style or font from elsewhere goes into `site_src/assets/` instead.",
+        "**Every internal link leads somewhere.** Each address of the site's own (a link or a resource) names a "
+        "file the site has, within the site's address (`--site-url`), and an address ending `#ID` an element with "
+        "that id.",
+        f"**No script the theme did not write.** An inline `<script>` (without `src`, and not of a type "
+        f"{code(INERT_SCRIPT_TYPES)}, which hold data) whose text is not one of the theme's own, an event-handler "
+        f"attribute "
+        f"(`on...`), an address starting {code(SCRIPT_SCHEMES)}, a tag {code(FORBIDDEN_TAGS)} or a "
+        "`<meta http-equiv>` stops the build: board text that got through as markup never runs.",
+    ]
 
 
 def site_problems(site_dir: Path, theme_dirs: list[Path], site_url: str) -> list[str]:

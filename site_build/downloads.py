@@ -11,6 +11,21 @@ import json
 
 from ..compute.record.schema import BoardRecord, Exact
 
+DOWNLOADS = {
+    "json": ("data/{slug}.json", "The board's whole record, as below (compact JSON)."),
+    "fraction": ("data/{slug}-first-player.txt", "The first of two players' exact chance, `numerator/denominator` on "
+                 "one line."),
+    "three": ("data/{slug}-first-of-three.txt", "The first of three players' exact chance, the same way, where the "
+              "record has it (where it does not, `players.first_of_three` says why)."),
+    "csv": ("data/{slug}-distribution.csv", "One row per game length: the exact chance that a one-player game ends "
+            "on that turn and that it is over by then (as floats), and the shares seen in the simulation."),
+    "squares": ("data/{slug}-squares.csv", "One row per square: the expected turns left from it, the turns begun "
+                "there, the landings on a jump's foot and the chance of landing there at least once."),
+    "share": ("data/{slug}-share.png", "The image a link to the board's page shows when it is shared: its title "
+              "and headline numbers."),
+}
+"""Each board's download files (named by `BoardPage`): where the site publishes them and what they hold."""
+
 
 def record_json(record: BoardRecord) -> str:
     """The record as published (data/<slug>.json): its JSON form, as stored (compact: the standard library

@@ -1,10 +1,10 @@
 """The engine's configuration, written whole before the engine runs: the project's mkdocs.yml plus what `chutes` sets.
 
 The project's file says how the site looks (name, theme, palette, extensions); `chutes` adds the folders it
-generated (`docs_dir`, the merged theme overrides as `theme.custom_dir`), the navigation from the records,
-the output folder, the site's address and the Markdown fence its templates write raw HTML in. The result is a
-plain YAML file in the cache folder that MkDocs and Zensical both read as it is: no hooks, nothing passed to the
-engine in memory.
+generated (`docs_dir`, the merged theme overrides as `theme.custom_dir`), the navigation (from the records,
+then the author's own pages of its `nav:`, `nav.own_nav`), the output folder, the site's address and the Markdown
+fence its templates write raw HTML in. The result is a plain YAML file in the cache folder that MkDocs and Zensical
+both read as it is: no hooks, nothing passed to the engine in memory.
 
 The project's own settings for `chutes` live in its mkdocs.yml as the `chutes` plugin entry
 (`plugins: [search, {chutes: {engine: zensical}}]`): plain `mkdocs build` loads that plugin, which stops at

@@ -5,6 +5,11 @@ from __future__ import annotations
 from .board_page import BoardPage
 from .words import rule_sentences
 
+MADE_WHEN = ("a board with house rules has its plain board on the site: a listed board of the same layout (squares, "
+             "die, start, chutes and ladders) played with one fair die, overshoot \"stay\", no roll-again and no house "
+             "rule")
+"""When the House rules page is made (`house_rule_groups` finds a group), in words for the build's note and guide."""
+
 
 def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tuple[BoardPage, list[str]]]]]:
     """Boards played under other rules, each group beside its plain board: the same squares, chutes, ladders,

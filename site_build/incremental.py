@@ -59,7 +59,8 @@ class Parts:
     def __init__(self) -> None:
         self.kept: dict[str, tuple[str, Files]] = {}
         self.made: list[str] = []
-        """The parts made (not taken from those kept) by the latest rendering, in order."""
+        """The parts made (not taken from those kept) by the latest rendering, in order; a part that made no file
+        (a page the site leaves out) is not among them."""
         self.used: set[str] = set()
 
     def start(self) -> None:
@@ -82,7 +83,8 @@ class Parts:
             return kept[1]
         files = make()
         self.kept[name] = (key, files)
-        self.made.append(name)
+        if files:
+            self.made.append(name)
         return files
 
 
@@ -90,8 +92,10 @@ class Fresh(Parts):
     """Every part made anew, its inputs never looked at (a build, which renders once per process)."""
 
     def part(self, name: str, inputs: Callable[[], Iterable[Any]], make: Callable[[], Files]) -> Files:
-        self.made.append(name)
-        return make()
+        files = make()
+        if files:
+            self.made.append(name)
+        return files
 
 
 def stats(paths: Iterable[Path]) -> list[tuple[str, int, int]]:

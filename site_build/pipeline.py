@@ -17,6 +17,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,7 @@ from filelock import FileLock
 
 from ..compute.record.schema import BoardRecord
 from . import engines
-from .checks import SiteError, site_problems
+from .checks import OUTSIDE_MARK, SiteError, site_problems
 from .docs_tree import write_docs
 from .engine_config import (
     EngineInputs,
@@ -45,11 +46,11 @@ from .engine_config import (
     read_config,
     write_config,
 )
-from .incremental import Fresh, Parts, digest, stats
-from .nav import all_titled, site_nav
+from .incremental import Files, Fresh, Parts, digest, stats
+from .nav import all_titled, own_nav, site_nav
 from .new_project import SCAFFOLD
 from .project import BUNDLED_BOARDS, SITE_MARKER, Area, Project, ProjectError
-from .render import render_pages
+from .render import left_out, render_pages
 from .stills import Stills
 
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
@@ -114,6 +115,8 @@ class Staged:
     site_dir: Path
     changed: tuple[str, ...] = ()
     whole: bool = True
+    sources: tuple[tuple[str, str], ...] = ()
+    """Each file of the docs tree and the author's file it comes from, as a reader names it (`_source_names`)."""
 
 
 def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Path, site_url: str,
@@ -139,12 +142,72 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
     kept.sweep()
     theme_changed = write_docs(dict(theme_files(project, config)), area.theme_dir)
     out = site_dir if engines.writes_anywhere(chosen) else area.site_dir
-    nav = site_nav(records, files, guide)
+    nav = site_nav(records, files, guide, own_nav(config.get("nav"), files, str(project.config_file)))
     inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url, nav=nav,
                           tabs=guide is not None)
     config_changed = write_config(engine_config(config, inputs, area.root), area.config_file)
     return Staged(chosen, area.config_file, out, tuple(changed),
-                  bool(theme_changed) or config_changed or not all_titled(nav))
+                  bool(theme_changed) or config_changed or not all_titled(nav), _source_names(project, files))
+
+
+def _source_names(project: Project, files: Files) -> tuple[tuple[str, str], ...]:
+    """Where each file of the docs tree comes from, as its author knows it: a hand-written page or asset by its
+    path in the project (site_src/house.md), or the package's; a generated page by its template."""
+    names = []
+    for rel, content in files.items():
+        if isinstance(content, Path):
+            path = content.resolve()
+            root = project.root.resolve()
+            names.append((rel, path.relative_to(root).as_posix() if root in path.parents else f"the package's {rel}"))
+        elif rel.startswith("guide/") and (project.guide_dir / f"{rel.removeprefix('guide/')}.j2").is_file():
+            names.append((rel, f"guide/{rel.removeprefix('guide/')}.j2"))
+        elif rel.endswith(".md"):
+            template = "board.md.j2" if rel.startswith("boards/") else f"{rel}.j2"
+            if any((folder / template).is_file() for folder in project.templates_dirs):
+                names.append((rel, f"templates/{template}"))
+    return tuple(names)
+
+
+OUTSIDE_FIX = ("put each file a page shows in site_src/assets/ and refer to it there (assets/NAME from site_src/"
+               "house.md, ../assets/NAME from a page in a folder of site_src/): a page may link to another site "
+               "(<a href>), but everything it shows or loads must be in the site")
+"""The fix for a page that loads something from another site, said once after the problems."""
+PROBLEM = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<what>.*)$")
+ADDRESS = re.compile(r"^<[\w:-]+> (?:refers to )?(\S+?):? ")
+"""The address a problem is about (`checks`: '<img> refers to URL: ...', '<a> URL: no such file')."""
+
+
+def explained(problems: list[str], staged: Staged, docs_dir: Path) -> list[str]:
+    """The checks' problems (`site_problems`: 'house/index.html:575: ...') said of the author's files: the page's
+    source and its line where the address is found there (site_src/house.md:3: ..., built as house/index.html:575),
+    then the fix for what comes from another site (OUTSIDE_FIX)."""
+    sources = dict(staged.sources)
+    out = []
+    for problem in problems:
+        match = PROBLEM.match(problem)
+        if match is None:
+            out.append(problem)
+            continue
+        built, what = match["file"], match["what"]
+        page = built.removesuffix("index.html").rstrip("/")
+        rel = next((r for r in (f"{page or 'index'}.md", f"{page}/index.md".lstrip("/"), built) if r in sources), None)
+        if rel is None:
+            out.append(problem)
+            continue
+        found = ADDRESS.match(what)
+        address = found[1] if found and any(c in found[1] for c in "/.#") else None
+        line = next((n for n, text in enumerate(_text(docs_dir / rel), start=1) if address and address in text), None)
+        out.append(f"{sources[rel]}{f':{line}' if line else ''}: {what} (built as {built}:{match['line']})")
+    if any(OUTSIDE_MARK in p for p in problems):
+        out.append(f"to fix it: {OUTSIDE_FIX}")
+    return out
+
+
+def _text(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
 
 
 def guide_inputs(project: Project) -> list[tuple[str, int, int]]:
@@ -175,8 +238,9 @@ def site_url_for(site_url: str | None) -> tuple[str, bool]:
 
 
 def build_site(project: Project, records: Records, site_url: str | None = None, engine: str | None = None,
-               phase: Phase = no_phase) -> Path:
-    """Compute (cached), write the engine's inputs, build, check, and only then replace the project's site folder."""
+               phase: Phase = no_phase, log: Callable[[str], None] = lambda note: None) -> Path:
+    """Compute (cached), write the engine's inputs, build, check, and only then replace the project's site folder.
+    Each page the site leaves out is a note to `log`, saying why (`render.left_out`)."""
     project.check_site_dir()
     url, _ = site_url_for(site_url)
     site_dir = project.site_dir
@@ -189,6 +253,8 @@ def build_site(project: Project, records: Records, site_url: str | None = None, 
     with FileLock(project.work_dir / "build.lock"):
         _remove_leftovers(site_dir)
         current = records(project)
+        for note in left_out(current, project.site_src_dirs):
+            log(f"note: {note}")
         with phase("comparing the inputs with the last build's"):
             inputs = build_inputs(project, current, url, chosen)
             unchanged = _published(project) == {"inputs": inputs, "site_dir": str(site_dir),
@@ -281,8 +347,8 @@ def _publish(project: Project, records: list[BoardRecord], url: str, engine: str
         with phase("checking the site"):
             problems = site_problems(staging, theme_dirs, url)
         if problems:
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            raise SiteError(f"site not published: {problems[0]}{more}")
+            raise SiteError("\n".join(f"site not published: {p}"
+                                      for p in explained(problems, staged, project.build_area.docs_dir)))
         publishable(staging)
         old = site_dir.parent / _leftover_name(site_dir, "old")
         if old.exists():

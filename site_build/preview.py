@@ -16,11 +16,13 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from ..compute.record.schema import BoardRecord
 from . import engines
 from .engines import QUIET_SECONDS
 from .incremental import Parts
 from .pipeline import Phase, Records, chosen_engine, no_phase, stage
 from .project import Project
+from .render import left_out
 
 
 def sources(project: Project) -> list[Path]:
@@ -82,8 +84,20 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
     engine = chosen_engine(project, engine)
     parts = Parts()
     site = engines.MkDocsPreview(area.config_file, area.site_dir, url) if engine == "mkdocs" else None
+    said: list[str] = []
+
+    def notes(current: list[BoardRecord]) -> None:
+        """The pages the site leaves out, and why: said once, and again only when they change."""
+        now = left_out(current, project.site_src_dirs)
+        if now != said:
+            for note in now:
+                log(f"note: {note}")
+            said[:] = now
+
     with phase("writing the pages"):
-        staged = stage(project, records(project), area, area.site_dir, url, engine, parts)
+        current = records(project)
+        notes(current)
+        staged = stage(project, current, area, area.site_dir, url, engine, parts)
     if site is not None:
         with phase("building the pages with MkDocs"):
             site.build(staged.changed, staged.whole)
@@ -92,7 +106,9 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
     def refresh() -> None:
         with refreshing:
             try:
-                again = stage(project, records(project), area, area.site_dir, url, engine, parts)
+                current = records(project)
+                notes(current)
+                again = stage(project, current, area, area.site_dir, url, engine, parts)
                 made = ", ".join(parts.made) or "none"
                 built = site.build(again.changed, again.whole) if site is not None else list(again.changed)
                 log(f"preview updated: pages made again: {made}; files built again: {len(built)}")

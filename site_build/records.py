@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +21,53 @@ def load_record(path: Path) -> BoardRecord:
 
 
 def record_schema() -> dict[str, Any]:
-    """The JSON Schema of a board record (published as data/schema.json and described on the data page)."""
-    return BoardRecord.model_json_schema(by_alias=True, mode="serialization")
+    """The JSON Schema of a board record (published as data/schema.json and described on the data page), each
+    description on one line (the models' field docstrings are wrapped)."""
+    def one_line(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: " ".join(v.split()) if k == "description" and isinstance(v, str) else one_line(v)
+                    for k, v in node.items()}
+        return [one_line(v) for v in node] if isinstance(node, list) else node
+
+    return one_line(BoardRecord.model_json_schema(by_alias=True, mode="serialization"))
+
+
+def part_anchor(name: str) -> str:
+    """The id of a part's entry on the data pages: `Results` → results."""
+    return name.lower()
+
+
+def kind_of(spec: dict[str, Any], inner: bool = False) -> str:
+    """A field's type in words, as Markdown: a part of the record links to its entry (`part_anchor`); a choice
+    inside a list or map is put in brackets (`inner`)."""
+    if "$ref" in spec:
+        name = spec["$ref"].rsplit("/", 1)[-1]
+        return f"[`{name}`](#{part_anchor(name)})"
+    for key in ("anyOf", "oneOf"):
+        if key in spec:
+            options = " or ".join(dict.fromkeys(kind_of(option, inner) for option in spec[key]))
+            return f"({options})" if inner else options
+    if "const" in spec:
+        return f"`{json.dumps(spec['const'])}`"
+    if "enum" in spec:
+        return "one of " + ", ".join(f"`{json.dumps(v)}`" for v in spec["enum"])
+    kind = spec.get("type")
+    if kind == "array":
+        if "prefixItems" in spec:
+            return "[" + ", ".join(kind_of(item, True) for item in spec["prefixItems"]) + "]"
+        return f"list of {kind_of(spec.get('items', {}), True)}"
+    if kind == "object":
+        return f"map of text → {kind_of(spec.get('additionalProperties', {}), True)}"
+    return {"integer": "integer", "number": "number", "string": "text", "boolean": "true or false",
+            "null": "null"}.get(str(kind), "any")
 
 
 def schema_parts(schema: dict[str, Any]) -> list[dict[str, Any]]:
-    """The record's parts for the data page: each model with its description and its fields' descriptions."""
+    """The record's parts for the data pages: each model with its description, its anchor, and its fields' names,
+    types (`kind_of`) and descriptions."""
     parts = [{"name": "BoardRecord", **schema}] + [{"name": name, **part} for name, part in
                                                    sorted(schema.get("$defs", {}).items())]
-    return [{"name": p["name"], "description": " ".join(p.get("description", "").split()),
-             "fields": [(field, " ".join(spec.get("description", "").split()))
+    return [{"name": p["name"], "anchor": part_anchor(p["name"]), "description": p.get("description", ""),
+             "fields": [(field, kind_of(spec), spec.get("description", ""))
                         for field, spec in p.get("properties", {}).items()]}
             for p in parts if p.get("properties")]

@@ -9,6 +9,7 @@ here: `docs_tree.write_docs` puts the files on disk.
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
@@ -26,14 +27,14 @@ from jinja2 import (
 )
 
 from ..compute.record.schema import BoardRecord, Skipped
-from . import constants, figures
+from . import constants, figures, house_rules_page, literature_page
 from .board_page import BoardPage, board_pages, chart_figures, headlines
 from .checks import SiteError
 from .design_page import DESIGN_LENGTH_FIGURE, design_boards
 from .downloads import distribution_csv, squares_csv
 from .house_rules_page import house_rule_groups
 from .incremental import Files, Fresh, Parts, template_sources
-from .literature_page import LITERATURE, literature_context
+from .literature_page import LITERATURE, literature_absence, literature_context
 from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from .records import record_schema, schema_parts
 from .stills import FORMS, NARROW, NARROW_MEDIA, WIDE, Stills, height_of
@@ -42,6 +43,26 @@ from .words import FILTERS, rule_sentences
 
 SKIP_SOURCES = {"boards", LITERATURE}
 """What in a folder of hand-written sources is not copied into the docs tree: the board files and the literature."""
+
+
+OCCASIONAL_PAGES = {"house-rules.md": ("House rules", house_rules_page.MADE_WHEN),
+                    "literature.md": ("What others found", literature_page.MADE_WHEN)}
+"""The pages a site has only when it has something for them: each one's title and when it is made, in words."""
+
+
+def left_out(records: list[BoardRecord], sources: list[Path] | None = None) -> list[str]:
+    """A note for each of the OCCASIONAL_PAGES this site leaves out, saying why (one line each): the build prints
+    them, so that a page that is not there is never a surprise."""
+    pages, listed = board_pages(records)
+    notes = []
+    if not house_rule_groups(listed):
+        title, when = OCCASIONAL_PAGES["house-rules.md"]
+        notes.append(f"no {title} page (house-rules/): it is made only when {when}")
+    why = literature_absence(sources or [DEFAULT_SITE_SRC], {p.slug for p in pages})
+    if why is not None:
+        title, when = OCCASIONAL_PAGES["literature.md"]
+        notes.append(f"no {title} page (literature/): {why}; it is made only when {when}")
+    return notes
 
 
 def _skipped(part: object) -> bool:
@@ -63,14 +84,27 @@ def _environment(templates: list[Path]) -> Environment:
     return env
 
 
+def _template_line(env: Environment, exc: BaseException, name: str) -> str:
+    """Where in the templates a rendering error happened: 'NAME:LINE' of the innermost template frame of its
+    traceback (Jinja rewrites the frames of template code to the template's file and line), else 'NAME'."""
+    folders = [Path(folder) for folder in getattr(env.loader, "searchpath", [])]
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        for folder in folders:
+            if folder in path.parents and frame.lineno:
+                return f"{path.relative_to(folder).as_posix()}:{frame.lineno}"
+    return name
+
+
 def _render(env: Environment, name: str, **context: Any) -> str:
-    """One template rendered; a broken template becomes a one-line SiteError naming it (and the line)."""
+    """One template rendered; a broken template becomes a one-line SiteError naming it and the line (of the
+    template, macro or included file where it broke)."""
     try:
         return env.get_template(name).render(**context)
     except TemplateSyntaxError as exc:
         raise SiteError(f"templates/{exc.name or name}:{exc.lineno}: {exc.message}") from None
     except TemplateError as exc:
-        raise SiteError(f"templates/{name}: {exc.message}") from None
+        raise SiteError(f"templates/{_template_line(env, exc, name)}: {exc.message}") from None
 
 
 def _check_agreement(records: list[BoardRecord]) -> None:
@@ -197,6 +231,7 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
         alive = figures.safe_json(figures.alive_data(page.record.series.positions))
         made[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
                                                  in_menu=page in listed, alive=alive, stills=sizes,
+                                                 has_literature="literature.md" in files,
                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
                                                  tables=board_tables(page.record, page.experiments, list(charts)),
                                                  build_year=str(built.year),
@@ -210,9 +245,10 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
         made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record))
         return made
 
+    has_literature = "literature.md" in files
     for page in pages:
-        files.update(parts.part(f"boards/{page.slug}", uses("board.md.j2", page.record.key, page in listed),
-                                partial(board, page)))
+        files.update(parts.part(f"boards/{page.slug}", uses("board.md.j2", page.record.key, page in listed,
+                                                            has_literature), partial(board, page)))
     for folder in reversed(sources or [DEFAULT_SITE_SRC]):
         for source in sorted(folder.rglob("*")):
             rel = source.relative_to(folder)

@@ -274,6 +274,15 @@ def test_experiment_commands(tmp_path) -> None:
     assert scan.returncode == 0, scan.stderr
     data = json.loads(scan.stdout)
     assert data["candidates"] == len(data["jumps"]) > 0 and "counterintuitive" in data
+    told = _chutes("experiment", "add-jump", "tiny", "--min-length", "3", *cache).stdout.splitlines()
+    assert "  No added ladder lengthens the game." in told and "  No added chute shortens the game." in told
+    for line, following in zip(told, [*told[1:], ""]):  # a heading has something under it
+        if line.endswith(":"):
+            assert len(following) - len(following.lstrip()) > len(line) - len(line.lstrip()), told
+    nothing = _chutes("experiment", "add-jump", "tiny", "--min-length", "11", *cache)
+    assert nothing.returncode == 0 and nothing.stdout.strip().endswith("(squares 0 to 10, without the feet of its "
+                                                                       "own jumps)"), nothing.stdout
+    assert "no single chute or ladder of length 11 or more fits on this board" in nothing.stdout
     one = _chutes("experiment", "add-jump", "classic-47", "--exact", "27,29", "--json")
     assert round(float(json.loads(one.stdout)["expected_turns"]["decimal"]), 2) == 40.20
     words = _chutes("experiment", "add-jump", "classic-47", *cache)

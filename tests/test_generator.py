@@ -16,6 +16,8 @@ import yaml
 from helpers import REPOSITORY, chutes, new_project
 from uv import find_uv_bin
 
+from chutes.site_build import new_project as new_project_module
+from chutes.site_build.new_project import provide_generator, write_project
 from chutes.site_build.project import SITE_MARKER
 
 INSTALL = pytest.mark.xdist_group("install")  # one virtualenv per worker: its tests run on one worker
@@ -140,6 +142,33 @@ def test_a_new_project_builds_into_a_site_at_once(installed: Path, tmp_path: Pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site1"], "nothing is written outside the project"
 
 
+def test_a_new_project_gets_the_generator_as_it_was_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From an index: the pin; from a wheel file: a copy in wheels/; from a git repository: that commit; from
+    anything else: what to put in wheels/ (a folder's wheel is made by pip: the test above)."""
+    version = "0.1.0"
+
+    def project(name: str, source: dict | None) -> tuple[Path, str]:
+        monkeypatch.setattr(new_project_module, "installed_from", lambda: source)
+        root = tmp_path / name
+        write_project(root, version)
+        return root, provide_generator(root, version)
+
+    root, said = project("index", None)
+    assert "chutes-exact==0.1.0 from the package index" in said and not (root / "wheels").exists()
+    assert (root / "requirements.txt").read_text().endswith("--find-links wheels\nchutes-exact==0.1.0\n")
+    wheel = tmp_path / "chutes_exact-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+    root, said = project("wheel", {"url": wheel.as_uri(), "archive_info": {}})
+    assert (root / "wheels" / wheel.name).read_bytes() == b"PK" and said.startswith(f"wheels/{wheel.name}: ")
+    root, said = project("git", {"url": "https://example.org/chutes.git",
+                                 "vcs_info": {"vcs": "git", "commit_id": "a" * 40}})
+    line = f"chutes-exact @ git+https://example.org/chutes.git@{'a' * 40}"
+    assert (root / "requirements.txt").read_text().splitlines()[-1] == line and line in said
+    root, said = project("gone", {"url": (tmp_path / "no-such-clone").as_uri(), "dir_info": {}})
+    assert said.startswith("no wheel made") and "put its wheel in wheels/" in said
+    assert not (root / "wheels").exists()
+
+
 def test_two_projects_side_by_side_never_touch_each_other(tmp_path: Path) -> None:
     one = new_project(tmp_path / "one", ["tiny"])
     two = new_project(tmp_path / "two", ["short"])
@@ -150,6 +179,15 @@ def test_two_projects_side_by_side_never_touch_each_other(tmp_path: Path) -> Non
     assert [p.name.rsplit("-", 1)[0] for p in two.cache_dir.glob("*.json")] == ["short"]
     assert (one.site_dir / "boards" / "tiny").is_dir() and not (one.site_dir / "boards" / "short").exists()
     assert (two.site_dir / "boards" / "short").is_dir() and not (two.site_dir / "boards" / "tiny").exists()
+    # neither has a plain board beside a board with house rules, nor the boards the literature compares: both
+    # pages are left out, said so with the reason, and nothing links to them
+    assert "note: no House rules page (house-rules/): it is made only when a board with house rules" in out.stderr
+    assert re.search(r"note: no What others found page \(literature/\): the package's literature.toml gives figures "
+                     r"of boards this site does not have \([a-z0-9-]+(, [a-z0-9-]+)*\)", out.stderr), out.stderr
+    for project in (one, two):
+        assert not (project.site_dir / "house-rules").exists() and not (project.site_dir / "literature").exists()
+        for html in project.site_dir.rglob("*.html"):
+            assert not re.search(r'href="[^"]*(house-rules|literature)/', html.read_text()), html
 
 
 def test_a_project_template_overrides_the_default_file_by_file(tmp_path: Path) -> None:
@@ -157,11 +195,22 @@ def test_a_project_template_overrides_the_default_file_by_file(tmp_path: Path) -
     (project.root / "templates").mkdir()
     (project.root / "templates" / "data.md.j2").write_text("# Our data\n\nAsk us for the files.\n")
     (project.root / "site_src" / "about.md").write_text("# About\n\nA project page.\n")
+    config = project.root / "mkdocs.yml"
+    config.write_text(config.read_text() + "nav:\n  - About us: about.md\n")  # a hand-written page in the menu
     out = chutes("build", "--project", str(project.root))
     assert out.returncode == 0, out.stderr
     assert "Ask us for the files." in (project.site_dir / "data" / "index.html").read_text()
     assert (project.site_dir / "about" / "index.html").is_file()
     assert "Going first" in (project.site_dir / "boards" / "tiny" / "index.html").read_text(), "defaults remain"
+    for page in ("index.html", "boards/tiny/index.html", "data/index.html"):
+        menu = (project.site_dir / page).read_text()
+        link = r'<a href="[./]*about/" class="md-nav__link">\s*<span class="md-ellipsis">\s*About us'
+        assert re.search(link, menu), page
+    config.write_text(config.read_text() + "  - Tiny: boards/tiny.md\n")
+    refused = chutes("build", "--project", str(project.root))
+    errors = [line for line in refused.stderr.splitlines() if line.startswith("chutes: error: ")]
+    assert refused.returncode != 0 and len(errors) == 1 and "Traceback" not in refused.stderr, refused.stderr
+    assert "nav → boards/tiny.md: a page chutes places in the menu itself" in refused.stderr
 
 
 def test_python_m_chutes_is_the_same_command(tmp_path: Path) -> None:
@@ -173,24 +222,28 @@ def test_python_m_chutes_is_the_same_command(tmp_path: Path) -> None:
 @INSTALL
 def test_a_new_project_installs_from_its_requirements_with_the_wheel_in_its_wheels_folder(installed: Path,
                                                                                            tmp_path: Path) -> None:
-    """Before a release is on PyPI: the wheel made as the project's README says, in wheels/, is what
-    `pip install -r requirements.txt` (the line of the project's README, its workflow and the GitLab snippet)
-    installs."""
-    assert _run(installed, "chutes", "new", "site1", cwd=tmp_path).returncode == 0
+    """Before a release is on PyPI: `chutes new`, run by a chutes installed from a clone, puts the wheel of that
+    clone in wheels/ and says so, and that is what `pip install -r requirements.txt` (the line of the project's
+    README, its workflow and the GitLab snippet) installs on a machine without chutes, with no index."""
+    new = _run(installed, "chutes", "new", "site1", cwd=tmp_path)
+    assert new.returncode == 0, new.stderr
     project = tmp_path / "site1"
+    version = _run(installed, "chutes", "--version", cwd=project).stdout.split()[-1]
+    [wheel] = (project / "wheels").glob("*.whl")
+    assert wheel.name.startswith(f"chutes_exact-{version}-"), wheel.name
+    assert f"note: wheels/{wheel.name}: the wheel of " in new.stderr and "(commit it)" in new.stderr, new.stderr
     readme = (project / "README.md").read_text()
     assert "pip install -r requirements.txt" in readme and "pypi.org/project/chutes/" not in readme
-    wheel_line = re.search(r"pip wheel --no-deps -w wheels \S+", readme)
-    assert wheel_line, "the project's README says how to make the wheel"
-    repository = copy_of_repository(tmp_path / "clone")
-    made = _run(installed, *wheel_line.group(0).split()[:-1], str(repository), cwd=project)
-    assert made.returncode == 0, made.stderr
+    assert re.search(r"pip wheel --no-deps -w wheels \S+", readme), "the README says how to make one by hand"
+    assert not any(line.strip().startswith(("wheels", "/wheels")) for line in
+                   (project / ".gitignore").read_text().splitlines()), "the wheel is committed"
     assert _run(installed, "pip", "uninstall", "--yes", "chutes-exact", cwd=project).returncode == 0
     assert _run(installed, "python", "-c", "import chutes", cwd=project).returncode != 0, "uninstalled"
     again = _run(installed, "pip", "install", "--no-index", "-r", "requirements.txt", cwd=project)
     assert again.returncode == 0, again.stderr
-    version = _run(installed, "chutes", "--version", cwd=project)
-    assert version.returncode == 0 and version.stdout.split()[-1] in (project / "requirements.txt").read_text()
+    again_version = _run(installed, "chutes", "--version", cwd=project)
+    assert again_version.returncode == 0 and again_version.stdout.split()[-1] == version
+    assert f"chutes-exact=={version}" in (project / "requirements.txt").read_text()
     workflow = yaml.safe_load((project / ".github" / "workflows" / "site.yml").read_text())
     runs = [step.get("run", "") for job in workflow["jobs"].values() for step in job["steps"]]
     assert any("-r requirements.txt" in run for run in runs), "the workflow installs from requirements.txt"

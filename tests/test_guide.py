@@ -24,16 +24,21 @@ from helpers import REPOSITORY
 import chutes
 from chutes.cli import main, run
 from chutes.compute.board.file import KNOWN_KEYS, board_from_mapping
+from chutes.compute.experiments import WITHOUT_HOUSE_RULES
 from chutes.compute.record import schema
+from chutes.site_build import checks
 from chutes.site_build.checks import SiteError
+from chutes.site_build.downloads import DOWNLOADS
 from chutes.site_build.engine_config import EngineInputs, engine_config, guide_setting, read_config
+from chutes.site_build.guard import MESSAGE as GUARD_MESSAGE
 from chutes.site_build.guide import PAGES, TAB, guide_nav, guide_pages
 from chutes.site_build.guide.boards import board_keys
 from chutes.site_build.guide.commands import commands
 from chutes.site_build.guide.templates import template_inputs
 from chutes.site_build.nav import RESULTS_TAB, site_nav
 from chutes.site_build.new_project import write_project
-from chutes.site_build.project import Project
+from chutes.site_build.project import BUNDLED_BOARDS, Project
+from chutes.site_build.records import record_schema, schema_parts
 from chutes.site_build.words import markdown_text
 
 BLOCK = re.compile(r"^```(bash|python)\n(.*?)^```", re.M | re.S)
@@ -135,6 +140,24 @@ def test_every_command_and_option_is_on_the_command_line_page(pages: dict[str, s
                 assert " ".join(param.help.split()) in section, f"{path} {names[0]}"
 
 
+def test_the_command_line_page_says_which_experiments_refuse_house_rules(pages: dict[str, str],
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Each experiment that refuses a board with house rules says so on the page, and does refuse one (the bundled
+    board with a choice) with one line; the others say nothing of it."""
+    page = pages["guide/cli.md"]
+    experiments = [c for c in commands() if c.path.startswith("chutes experiment ")]
+    refusing = {c.path.split()[-1] for c in experiments if c.refuses}
+    assert refusing == set(WITHOUT_HOUSE_RULES) == {"dice", "add-jump"}
+    for command in experiments:
+        said = "Refuses a board with house rules" in _section(page, f"## `{command.path}`")
+        assert said == (command.path.split()[-1] in refusing), command.path
+    for name in refusing:
+        capsys.readouterr()
+        assert run(["experiment", name, "classic-coin"]) == 2
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and "without house rules" in error and "choice" in error, error
+
+
 def test_the_json_output_of_every_command_has_the_form_the_data_page_gives(
         pages: dict[str, str], capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -173,6 +196,18 @@ def test_every_template_and_the_values_it_receives_are_on_the_customising_page(p
         assert f"| `{setting}` |" in page
 
 
+def test_the_customising_page_says_exactly_what_the_build_checks(pages: dict[str, str]) -> None:
+    """Every attribute, tag, host and scheme the checks look at is named there (from checks.py), what a link may
+    do, where a file from elsewhere goes, and what plain MkDocs says (guard.py)."""
+    section = _section(pages["guide/customising.md"], "## What the build checks")
+    for name in (*checks.URL_ATTRIBUTES, *checks.NAVIGATION_TAGS, *checks.LOCAL_HOSTS, *checks.FORBIDDEN_TAGS,
+                 *checks.SCRIPT_SCHEMES, *checks.INERT_SCRIPT_TYPES):
+        assert f"`{name}`" in section, name
+    assert "may lead anywhere" in section and "`site_src/assets/`" in section and GUARD_MESSAGE in section
+    assert "site_src/house.md:3" in section, "problems are named by the author's file"
+    assert "customising.md#what-the-build-checks" in pages["guide/index.md"]
+
+
 def test_the_data_page_gives_every_part_of_the_record(pages: dict[str, str]) -> None:
     page = pages["guide/data.md"]
     parts = schema.BoardRecord.model_json_schema(by_alias=True, mode="serialization")["$defs"]
@@ -181,6 +216,26 @@ def test_the_data_page_gives_every_part_of_the_record(pages: dict[str, str]) -> 
             section = _section(page, f"### `{name}`")
             for field in part["properties"]:
                 assert f"| `{field}` |" in section, (name, field)
+
+
+def test_every_field_of_the_record_has_a_description_and_a_type_linking_to_its_part(pages: dict[str, str]) -> None:
+    parts = schema_parts(record_schema())
+    fields = [(part["name"], *field) for part in parts for field in part["fields"]]
+    assert len(fields) > 200
+    assert [(p, f) for p, f, _, text in fields if not text.strip()] == [], "fields without a description"
+    page = pages["guide/data.md"]
+    anchors = set(re.findall(r"\{ #([\w-]+) \}", page))
+    rows = [row for row in page.splitlines() if re.match(r"^\| `[^`]+` \| ", row) and row.count(" | ") == 2]
+    assert len(rows) == len(fields) and not [row for row in rows if row.endswith("| — |")]
+    for name, field, kind, _ in fields:
+        assert kind and "any" not in kind.split(), (name, field, kind)
+    for name in ("Results", "Series", "Checks", "Players"):  # BoardRecord's parts, by their types
+        assert f"| `{name.lower()}` | [`{name}`](#{name.lower()}) |" in _section(page, "### `BoardRecord`")
+    linked = set(re.findall(r"\]\(#([\w-]+)\)", page))
+    assert linked and linked <= anchors, sorted(linked - anchors)
+    table = _section(page, "# Data").split("## The record")[0]
+    for file, _ in DOWNLOADS.values():
+        assert f"| `{file.format(slug='NAME')}` |" in table, file
 
 
 def test_the_api_page_documents_every_name_of_chutes_all(pages: dict[str, str]) -> None:
@@ -218,6 +273,17 @@ def test_the_performance_page_has_every_row_of_the_measurements(pages: dict[str,
     rows = [markdown_text(row) for row in rows]  # as text: a `<` of theirs is never read as markup
     assert rows and all(row in page for row in rows)
     assert all(row in pages["guide/scaling.md"] for row in rows if "first player, random 800 squares" in row)
+
+
+def test_the_performance_page_counts_the_bundled_boards_from_the_code(pages: dict[str, str]) -> None:
+    """The page says how many boards the package bundles, counted from its folder of boards; every measurement's
+    count is of its day, and nothing on it points at figures elsewhere (the README has none)."""
+    page = pages["guide/performance.md"]
+    count = len(list(BUNDLED_BOARDS.glob("*.toml")))
+    assert count >= 19 and f"The package bundles {count} boards today" in " ".join(page.split())
+    counts = re.findall(r"(\d+) bundled boards( of the day)?", page)
+    assert counts and all(day for _, day in counts), counts
+    assert "README" not in page
 
 
 # --- Every example runs -------------------------------------------------------------------------------------

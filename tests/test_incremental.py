@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from jinja2 import DictLoader, Environment
 
-from chutes.site_build.incremental import Parts, template_sources
-from chutes.site_build.nav import all_titled, page_title
+from chutes.site_build.incremental import Fresh, Parts, template_sources
+from chutes.site_build.nav import all_titled, own_nav, page_title
+from chutes.site_build.project import ProjectError
 
 
 def test_a_page_depends_on_the_templates_it_imports_and_no_other() -> None:
@@ -37,6 +39,16 @@ def test_a_part_is_made_again_only_when_its_inputs_change() -> None:
     assert parts.kept == {}, "a part no longer made is dropped"
 
 
+def test_a_part_that_makes_no_page_is_not_reported_as_made() -> None:
+    """A page the site leaves out (the House rules page without a plain board) is never named among those made."""
+    for parts in (Parts(), Fresh()):
+        parts.start()
+        parts.part("house-rules", lambda: ["no group"], lambda: {})
+        parts.part("index", lambda: ["home"], lambda: {"index.md": "# Home\n"})
+        parts.finish()
+        assert parts.made == ["index"], type(parts).__name__
+
+
 def test_the_navigation_names_the_titles_the_engine_would_give() -> None:
     assert page_title('---\ntitle: "Althoen&#39;s board"\n---\n\n# Other\n') == "Althoen&#39;s board"
     assert page_title("Intro.\n\n```\n# not a heading\n```\n\n# Method\n\nText.\n") == "Method"
@@ -44,3 +56,24 @@ def test_the_navigation_names_the_titles_the_engine_would_give() -> None:
     assert page_title(b"\x89PNG") is None and page_title(None) is None
     assert all_titled([{"Home": "index.md"}, {"Boards": [{"Classic": "boards/classic.md"}]}])
     assert not all_titled([{"Home": "index.md"}, {"Boards": ["boards/classic.md"]}])
+
+
+def test_the_author_s_nav_adds_hand_written_pages_and_refuses_what_it_cannot_honour(tmp_path: Path) -> None:
+    house, us = tmp_path / "house.md", tmp_path / "us.md"
+    house.write_text("# Our house rules\n")
+    us.write_text("No heading here.\n")
+    files = {"index.md": "# Home\n", "boards/tiny.md": "# Tiny\n", "data.md": "# Data\n", "method.md": house,
+             "house.md": house, "about/us.md": us, "assets/x.png": tmp_path / "x.png"}
+    nav = ["house.md", {"About": [{"Who we are": "about/us.md"}, {"Our box": "https://example.org/box"}]}]
+    assert own_nav(nav, files, "mkdocs.yml") == [{"Our house rules": "house.md"},
+                                                 {"About": [{"Who we are": "about/us.md"},
+                                                            {"Our box": "https://example.org/box"}]}]
+    assert own_nav(None, files, "mkdocs.yml") == []
+    for bad, why in (([{"Tiny": "boards/tiny.md"}], "a page chutes places in the menu itself"),
+                     (["data.md"], "a page chutes places"), (["method.md"], "a page chutes places"),
+                     (["rules.md"], "no such page in site_src/"), (["assets/x.png"], "no such page"),
+                     (["house.md", {"Again": "house.md"}], "listed twice"), ([42], "expected - page.md"),
+                     ({"Home": "index.md"}, "expected a list")):
+        with pytest.raises(ProjectError, match=f"^mkdocs.yml: nav.*{why}") as refused:
+            own_nav(bad, files, "mkdocs.yml")
+        assert "\n" not in str(refused.value)

@@ -190,6 +190,9 @@ def test_an_edit_rebuilds_exactly_the_pages_that_show_it(tmp_path: Path) -> None
             served.until(page, lambda s, t: "Our kitchen board" in t and title not in t, f"the new title on /{page}")
         assert _rebuilt(before, _built(project.root)) == set(before), "a new title is in every page's menu"
         assert "boards/tiny" not in update.split("files built")[0], update
+        assert "house-rules" not in update, "a page the site leaves out is never reported as made"
+        assert served.errors().count("note: no House rules page (house-rules/): it is made only when") == 1, \
+            "said once, at the start, and not again while it holds"
 
         before = _built(project.root)
         (project.root / "site_src" / "method.md").write_text("# Method\n\nOur own method page.\n")

@@ -21,7 +21,7 @@ from chutes.compute.numbers import decimal_string
 from chutes.compute.record.schema import BoardRecord
 from chutes.site_build import board_page, docs_tree, downloads, figures, pipeline, render
 from chutes.site_build.checks import SiteError, broken_links, outside_references
-from chutes.site_build.project import DEFAULT_TEMPLATES
+from chutes.site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 from chutes.site_build.tables import board_tables
 from chutes.site_build.words import games, per_thousand, percent, plain, rounded
 
@@ -174,8 +174,21 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
 
     monkeypatch.setattr(pipeline, "render_pages", with_cdn)
     (project.root / "site_src" / "note.md").write_text("# Note\n")  # an edit: an unchanged project is not built
-    with pytest.raises(SiteError, match="cdn.example.com"):
+    (project.root / "site_src" / "house.md").write_text(
+        "# Our rules\n\n![The box](https://images.example.org/box.png)\n\n<img src=\"https://images.example.org/"
+        "lid.png\" alt=\"The lid\">\n\nA [link](https://example.org/) to another site is fine.\n")
+    with pytest.raises(SiteError, match="cdn.example.com") as failed:
         pipeline.build_site(project, compute_stage(quiet=True))
+    lines = str(failed.value).splitlines()
+    assert all(line.startswith("site not published: ") for line in lines), lines
+    said = [line.removeprefix("site not published: ") for line in lines]
+    assert any(re.fullmatch(r"site_src/house.md:3: <img> refers to https://images.example.org/box.png: it would "
+                            r"load from another site \(built as house/index.html:\d+\)", line) for line in said), said
+    assert any(line.startswith("site_src/house.md:5: <img> refers to https://images.example.org/lid.png") for line in
+               said), "every problem, none hidden"
+    assert any(line.startswith("cdn/index.html:") and "cdn.example.com" in line for line in said), said
+    assert not any("example.org/\"" in line or "https://example.org/ " in line for line in said), "links are fine"
+    assert said[-1].startswith("to fix it: put each file a page shows in site_src/assets/"), said
     assert _files(site) == before
     assert [p.name for p in site.parent.iterdir() if ".chutes-" in p.name] == [], "no staging folder is left"
 
@@ -196,6 +209,19 @@ def test_generated_pages_are_only_rewritten_when_they_change(tmp_path: Path,
     assert docs_tree.write_docs(files, docs) == ["stale.md"] and not (docs / "stale.md").exists()
 
 
+def test_a_page_is_left_out_only_with_a_note_saying_why(bundled_models: list[BoardRecord]) -> None:
+    """The bundled boards have both occasional pages; boards with house rules without their plain board have no
+    House rules page, and boards the literature does not cover all of, no literature page: a note says each."""
+    assert render.left_out(bundled_models, [DEFAULT_SITE_SRC]) == []
+    variants = [m for m in bundled_models if m.slug.startswith("classic-") and m.results.board.house_rules]
+    notes = render.left_out(variants, [DEFAULT_SITE_SRC])
+    assert len(notes) == 2 and notes[0].startswith("no House rules page (house-rules/): it is made only when")
+    assert notes[1].startswith("no What others found page (literature/): the package's literature.toml gives "
+                               "figures of boards this site does not have (classic, ")
+    assert render.left_out([m for m in bundled_models if m.slug in ("classic", "classic-roll-again")],
+                           [DEFAULT_SITE_SRC])[0].startswith("no What others found page"), "a group: the page"
+
+
 def test_a_broken_template_is_one_line_naming_it(bundled_models: list[BoardRecord], tmp_path: Path) -> None:
     templates = tmp_path / "templates"
     templates.mkdir()
@@ -203,7 +229,14 @@ def test_a_broken_template_is_one_line_naming_it(bundled_models: list[BoardRecor
     with pytest.raises(SiteError, match=r"^templates/data.md.j2:4: "):
         render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
     (templates / "data.md.j2").write_text("{{ boards[0].no_such_field }}\n")
-    with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*no_such_field"):
+    with pytest.raises(SiteError, match=r"^templates/data.md.j2:1: .*no_such_field"):
+        render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
+    (templates / "index.md.j2").write_text("# Home\n\n{% for b in boardz %}\n{{ b }}\n{% endfor %}\n")
+    with pytest.raises(SiteError, match=r"^templates/index.md.j2:3: 'boardz' is undefined$"):
+        render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
+    (templates / "_late.j2").write_text("{% macro late() %}\n\n{{ nope }}\n{% endmacro %}\n")
+    (templates / "index.md.j2").write_text("{% import '_late.j2' as m %}\n# Home\n{{ m.late() }}\n")
+    with pytest.raises(SiteError, match=r"^templates/_late.j2:3: 'nope' is undefined$"):
         render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
 
 
@@ -255,6 +288,26 @@ def test_board_pages_have_share_cards_and_a_citation(built_site: Path, bundled_r
         assert f'<a href="{url}">{url}</a>' in cite and f"version {record['version']}," in cite
         assert f"@misc{{chutes-{slug}," in cite
     assert _png_size(built_site / "assets" / "images" / "share.png") == (1200, 630)
+
+
+def test_the_data_page_lists_every_download_and_describes_every_field(built_site: Path,
+                                                                     bundled_models: list[BoardRecord]) -> None:
+    """Every board's downloads (`downloads.DOWNLOADS`, the share image aside) are linked from the Data page, the
+    first of three players' where the record has it; every field of its tables has a type and a description, and
+    a part's type links to its entry there."""
+    data_page = (built_site / "data" / "index.html").read_text()
+    pages = {p.slug: p for p in board_page.board_pages(bundled_models)[0]}
+    for slug, page in pages.items():
+        for name, (file, _) in downloads.DOWNLOADS.items():
+            if name == "share" or (name == "three" and page.three_file is None):
+                continue
+            assert f'href="{file.format(slug=slug).removeprefix("data/")}"' in data_page, (slug, file)
+    assert any(p.three_file is None for p in pages.values()) and any(p.three_file for p in pages.values())
+    cells = re.findall(r"<tr>\s*<td><code>([^<]+)</code></td>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*</tr>", data_page,
+                       re.S)
+    assert len(cells) > 200
+    assert [field for field, kind, text in cells if not kind.strip() or text.strip() in ("", "—")] == []
+    assert '<a href="#results"><code>Results</code></a>' in data_page and 'id="results"' in data_page
 
 
 def test_downloads_show_their_size(built_site: Path, bundled_records: list[dict]) -> None:

@@ -131,16 +131,21 @@ def add_jump(board: str, min_length: int, exact_pair: str | None, as_json: bool,
         emit_json({"board": b.slug or board, **result})
         return
     c = result["counts"]
+    if not result["candidates"]:
+        click.echo(f"{printable(b.title)}: no single chute or ladder of length {min_length} or more fits on this board "
+                   f"(squares 0 to {b.squares}, without the feet of its own jumps)")
+        return
     click.echo(f"{printable(b.title)}: {result['candidates']:,} possible single jumps of length {min_length} or more")
     click.echo(f"  {c['changed']:,} change the average game; {c['no effect']:,} have no effect; "
                f"{c['never ends']:,} would make the game endless.")
     click.echo(f"  Against intuition: {result['counterintuitive']:,} "
                f"({result['counterintuitive_ladders']:,} ladders that lengthen the game, "
                f"{result['counterintuitive_chutes']:,} chutes that shorten it).")
-    for title, key in (("Ladders that lengthen the game most", "lengthening_ladders"),
-                       ("Chutes that shorten the game most", "shortening_chutes")):
-        click.echo(f"  {title}:")
-        for row in result["top"][key][:5]:
+    for title, key, none in (("Ladders that lengthen the game most", "lengthening_ladders", "ladder lengthens"),
+                             ("Chutes that shorten the game most", "shortening_chutes", "chute shortens")):
+        rows = result["top"][key][:5]
+        click.echo(f"  {title}:" if rows else f"  No added {none} the game.")
+        for row in rows:
             click.echo(f"    {row['from']:>3} → {row['to']:<3} {float(row['delta_turns']['decimal']):+.4f} turns")
 
 

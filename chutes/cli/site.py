@@ -110,7 +110,7 @@ def build(force: bool, site_dir: Path | None, site_url: str | None, engine: str 
     here = open_project(project, site_dir=site_dir, boards_dir=boards_dir, cache_dir=cache_dir)
     url, local = site_url_for(site_url)
     started = time.perf_counter()
-    out = build_site(here, compute_stage(force=force), url, engine=engine, phase=step)
+    out = build_site(here, compute_stage(force=force), url, engine=engine, phase=step, log=say)
     pages = len(list(out.rglob("*.html")))
     say(f"site built in {time.perf_counter() - started:.1f} s: {pages} pages in {out}/ (preview it with "
         f"'chutes serve')")
@@ -146,12 +146,19 @@ def cache_key() -> None:
 
 
 @main.command(name="new", help="Start a new site project in DIR: mkdocs.yml, an example board, a README and a "
-                                "CI workflow that publishes it.")
+                                "CI workflow that publishes it, installing this chutes (its wheel in wheels/ "
+                                "unless it came from a package index).")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def new(directory: Path) -> None:
     """Write a ready site project."""
     from chutes.compute import package_version
-    from chutes.site_build.new_project import write_project
+    from chutes.progress import step
+    from chutes.site_build.new_project import provide_generator, write_project
+    from chutes.site_build.project import absolute
 
-    written = write_project(directory, package_version())
+    version = package_version()
+    written = write_project(directory, version)
+    with step("making sure its CI installs this chutes"):
+        done = provide_generator(absolute(directory), version)
+    say(f"note: {done}")
     say(f"new site project in {directory}/ ({len(written)} files); next: cd {directory} && chutes build")

@@ -18,6 +18,7 @@ from ..board.problems import BoardError
 from ..solve.chain import turn_chain
 from ..store.files import key_of, read_checked, store
 from ..store.sweep import PartStore, run_pieces
+from . import HOUSE_RULE_KEYS, WITHOUT_HOUSE_RULES
 from .variants import (
     MIN_JUMP_LENGTH,
     candidates,
@@ -69,18 +70,17 @@ def _cached(board: Board, name: str, params: dict[str, Any], folder: Path | None
     return result
 
 
-def _without_house_rules(board: Board) -> None:
-    """The die-size and added-jump experiments vary one fair die and follow rolls with an unlimited
-    roll-again: a board with house rules is refused with one line."""
-    if board.house_rules:
+def _without_house_rules(board: Board, experiment: str) -> None:
+    """Refuse, with one line, a board with house rules for an experiment of WITHOUT_HOUSE_RULES."""
+    if experiment in WITHOUT_HOUSE_RULES and board.house_rules:
         raise BoardError(f"{board.slug or board.title}: this experiment is made for boards without house rules "
-                         f"(enter_on, dice, weights, roll_again_limit)")
+                         f"({', '.join(HOUSE_RULE_KEYS)})")
 
 
 def dice(board: Board, max_faces: int = MAX_DIE, jobs: int = 1, scheduler: str | None = None,
          folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Hochman's die-size experiment for 1..max_faces faces."""
-    _without_house_rules(board)
+    _without_house_rules(board, "dice")
     def compute(parts: PartStore) -> dict[str, Any]:
         pieces = [(board.fields(), faces) for faces in range(1, max_faces + 1)]
         rows = run_pieces(dice_piece, pieces, jobs, scheduler, parts, desc="die sizes", progress=progress)
@@ -97,7 +97,7 @@ def start(board: Board) -> dict[str, Any]:
 def add_jump(board: Board, min_length: int = MIN_JUMP_LENGTH, jobs: int = 1, scheduler: str | None = None,
              folder: Path | None = None, progress: bool | None = None, force: bool = False) -> dict[str, Any]:
     """Hochman's scan of every single added chute or ladder of length ≥ min_length."""
-    _without_house_rules(board)
+    _without_house_rules(board, "add-jump")
     def compute(parts: PartStore) -> dict[str, Any]:
         pairs = candidates(board, min_length)
         effects = scan_exact(board, pairs)

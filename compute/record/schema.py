@@ -41,7 +41,9 @@ _TEN, _TEN_40 = gmpy2.mpz(10), gmpy2.mpz(10) ** 40
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """A part of the record: strict (no unknown keys), frozen, each field described by the string below it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 def _checked_before(info: ValidationInfo) -> bool:
@@ -112,6 +114,7 @@ class ExactValue(Exact):
     """An exact value beside certified ones, marked as exact."""
 
     exact: Literal[True]
+    """Always true: the value is exact (beside certified values that are not)."""
 
     @classmethod
     def written(cls, x: Fraction) -> dict[str, Any]:
@@ -123,6 +126,7 @@ class ExactChance(ExactProbability):
     """An exact probability beside double-precision ones, marked as exact."""
 
     exact: Literal[True]
+    """Always true: the chance is exact (beside double-precision chances that are not)."""
 
 
 class DoubleChance(_Model):
@@ -131,7 +135,9 @@ class DoubleChance(_Model):
     (compute.experiments.variants.certified_digits)."""
 
     decimal: str
+    """The chance, to the significant digits its rounding bound certifies."""
     exact: Literal[False]
+    """Always false: a double-precision value, not an exact one."""
 
     @field_validator("decimal")
     @classmethod
@@ -177,8 +183,11 @@ class Certified(_Model):
     """A value known to lie within error_bound of decimal (compute.solve.races.Certified.json)."""
 
     decimal: str
+    """The value's decimal digits (compute.solve.races.Certified)."""
     error_bound: str
+    """A proven bound on |decimal − the true value|."""
     exact: Literal[False]
+    """Always false: certified within error_bound, not exact."""
 
 
 class BoardWords(_Model):
@@ -194,12 +203,21 @@ class BoardDefinition(_Model):
     """The board as read from its file (compute.record.results.board_json)."""
 
     slug: str
+    """The board's short name: its file's name without .toml, and its page's address."""
     title: str
+    """The board's title, as its file gives it (text, never markup)."""
     source: str
+    """Where the board comes from, as its file gives it (empty if it says nothing)."""
     squares: int = Field(ge=2)
+    """The last square: the first player to reach it wins (players start off the board, on square 0, unless start says
+    otherwise)."""
     die: int = Field(ge=1)
+    """Faces of each die, numbered 1 to die."""
     overshoot: Literal["stay", "bounce", "pass"]
+    """What a roll past the last square does: stay (the move is lost), bounce (it counts back from the last square) or
+    pass (it wins)."""
     roll_again_on: int | None
+    """The roll (a face, or a total of the dice) that gives another roll in the same turn (null: none)."""
     roll_again_limit: int | None = Field(default=None, ge=0, description="At most this many extra rolls in one "
                                          "turn (absent: no limit).")
     roll_again_penalty: Literal["undo", "start"] | None = Field(default=None, description="Where a roll of "
@@ -210,8 +228,11 @@ class BoardDefinition(_Model):
     weights: list[int] | None = Field(default=None, description="Relative weight of each face of one die "
                                       "(absent: all equal).")
     start: int = Field(ge=0)
+    """The square where each token starts (0: off the board)."""
     ladders: list[tuple[int, int]]
+    """Each ladder as [from, to], going up: a roll that lands on from moves the token to to."""
     chutes: list[tuple[int, int]]
+    """Each chute as [from, to], going down, with the same rules as ladders."""
     chute_word: Literal["chutes", "snakes"] = Field(default="chutes", description="What the board's file calls its "
                                                     "chutes (`snakes = [...]`: snakes), and so its pages.")
     listed: bool = Field(default=True, description="Whether the board is in the menu, the home table and the "
@@ -259,8 +280,12 @@ class Shortest(_Model):
     """A fastest game (compute.solve.jumps.shortest_game)."""
 
     turns: int = Field(ge=1)
+    """The fewest turns in which the game can end."""
     rolls: list[int]
+    """One sequence of rolls that ends it in that many turns (a roll that rolls again costs no turn)."""
     squares: list[int]
+    """Where the token is before the first roll and after each of those rolls (after any chute or ladder), ending on the
+    last square."""
     probability: ExactProbability = Field(description="P(T = shortest), from compute.solve.exact.distribution.")
     path_probability: ExactProbability = Field(description="The chance of this very sequence of rolls.")
 
@@ -273,6 +298,7 @@ class GameLength(_Model):
     median: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 1/2 (Distribution.quantile).")
     upper_quartile: int = Field(ge=1, description="Smallest k with P(T ≤ k) ≥ 3/4 (Distribution.quantile).")
     shortest: Shortest
+    """A fastest game: its turns, one sequence of rolls, and their chances (compute.solve.jumps.shortest_game)."""
     percentiles: dict[str, int] = Field(description="Smallest k with P(T ≤ k) ≥ p/100 for p = 2.5, 5, 10, 90, 95, "
                                                     "97.5 (Distribution.quantile).")
     over_within: dict[str, ExactProbability] = Field(description="P(T ≤ k) for k = 20, 50, 100 (Distribution.cdf), "
@@ -289,16 +315,23 @@ class JumpUse(_Model):
     """How often one chute or ladder is taken per game (compute.solve.jumps.jump_usage)."""
 
     from_: int = Field(alias="from")
+    """The square where the chute or ladder starts (the square a roll lands on to take it)."""
     to: int
+    """The square it leads to."""
     kind: Literal["ladder", "chute"]
+    """ladder (it leads up) or chute (it leads down)."""
     per_game: Exact
+    """Expected times it is taken in one game, exactly (compute.solve.jumps.jump_usage)."""
 
 
 class StrategyRow(_Model):
     """One way of playing a board with a choice, and its exact expected turns (compute.solve.strategy.compared)."""
 
     key: str
+    """The strategy's short name: never, always, chute_heads, ladder_neighbours, or best
+    (compute.solve.strategy.STRATEGIES)."""
     label: str
+    """The strategy in words, as the board page shows it."""
     expected_turns: Exact | None = Field(description="From the start, exactly (null: the game can fail to end).")
     loss: Exact | None = Field(description="Turns it loses against the best play, exactly.")
 
@@ -344,6 +377,7 @@ class Results(_Model):
     """The exact one- and two-player results (compute.record.results.solve)."""
 
     board: BoardDefinition
+    """The board as read from its file, the definition every result is of."""
     turn_states: int = Field(ge=1, description="Squares where a turn can start (compute.solve.chain.TurnChain.size).")
     expected_turns: Exact = Field(description="Expected turns of one player (compute.solve.exact.moments).")
     variance: Exact = Field(description="Variance of the game length (compute.solve.exact.moments).")
@@ -351,6 +385,7 @@ class Results(_Model):
     first_player_wins: FirstPlayer = Field(description="Exact chance the first of two wins "
                                                        "(compute.solve.twoplayer.first_player_wins).")
     game_length: GameLength
+    """The one-player game length's landmarks: mode, quartiles, percentiles, the shortest game."""
     bounds: dict[str, tuple[Probability, Probability]] = Field(description="Lower and upper bounds on the first "
                                                                            "player's chance (solve.exact.bounds).")
     bounds_outward: dict[str, Bracket] = Field(description="The same bounds as decimals rounded outward, and "
@@ -364,6 +399,7 @@ class Results(_Model):
                     "jump's foot: that the game takes the jump); null above the size it is computed for "
                     "(compute.solve.landing.landing_chances).")
     jump_usage: list[JumpUse]
+    """For each chute and ladder, how often one game takes it (compute.solve.jumps.jump_usage)."""
     strategy: Strategy | None = Field(default=None, description="With a choice: the best play and the strategies "
                                                                 "compared (absent without one).")
 
@@ -393,14 +429,19 @@ class Checks(_Model):
     """Exact vs double precision vs simulation (compute.record.build.three_ways)."""
 
     games: int = Field(ge=1)
+    """Simulated two-player games (compute.record.key.SIMULATED_GAMES) whose first player's share is checked; the
+    average game length is checked on their players' games."""
     seed: int
+    """The simulation's random seed (compute.record.key.SIMULATION_SEED): the same games on every run."""
     criterion: float = Field(gt=0, description="Agreement: within this many standard errors.")
     float_terms: int = Field(ge=1, description="Turns of the series the double-precision values sum.")
     float_bound: float = Field(gt=0, description="A bound on their relative rounding error, float_terms·(m + 2)·2⁻⁵³ "
                                                  "(m the most entries in a row or column of Q: every term is "
                                                  "nonnegative, so no cancellation), rounded to 2 digits.")
     expected_turns: CheckRow
+    """The expected turns of one player, exact vs double precision vs simulated."""
     first_player_wins: CheckRow
+    """The first of two players' chance, exact vs double precision vs simulated."""
 
     @field_validator("first_player_wins")
     @classmethod
@@ -413,37 +454,56 @@ class LengthSeries(_Model):
     """The length chart's series (compute.record.series.length_series)."""
 
     turns: list[int]
+    """The game lengths k charted: 1, 2, … until 1 − 10⁻⁶ of the games are over (or the chart's limit, or the end of the
+    exact part)."""
     probability: list[Probability]
+    """P(T = k) for each k, correctly rounded from the exact value."""
     cumulative: list[Probability]
+    """P(T ≤ k) for each k, correctly rounded from the exact value."""
     simulated: list[Probability]
+    """The share of simulated games that lasted k turns."""
     simulated_cumulative: list[Probability]
+    """The share of simulated games over within k turns."""
     simulated_games: int = Field(ge=1)
+    """How many simulated game lengths those shares are of."""
     exact_terms: int = Field(ge=1)
+    """How many terms of the distribution are exact (as GameLength.exact_terms)."""
 
 
 class BoundSeries(_Model):
     """The bounds chart's series (compute.record.series.bound_series)."""
 
     turns: list[int]
+    """The turns n charted: 1, 2, … until the gap is below the chart's smallest (or its limit)."""
     lower: list[Probability]
+    """A lower bound on the first of two players' chance from the first n turns' terms."""
     upper: list[Probability]
+    """An upper bound on it from the same terms."""
     gap: list[Probability]
+    """upper − lower, correctly rounded from the exact gap (no cancellation)."""
 
 
 class DiagonalSeries(_Model):
     """The diagonal squares (compute.record.series.diagonal_series)."""
 
     turns: list[int]
+    """The game lengths k with P(T = k) > 0, in order, until nearly every game is over (DIAGONAL_MASS) or the picture's
+    limit."""
     corner: list[Probability]
+    """Where k's square starts on the diagonal: P(T < k)."""
     side: list[Probability]
+    """The side of k's square: P(T = k)."""
 
 
 class SquareSeries(_Model):
     """Per-square values for the heat maps (compute.record.series.square_series)."""
 
     square: list[int]
+    """The squares 0 to the last, in order."""
     turns_left: list[float | None]
+    """Expected turns left from each square (0 on the last; null where no turn starts)."""
     visits: list[float | None]
+    """Expected turns begun on each square in one game (null where no turn starts)."""
     landing: list[float | None] | None = Field(description="The chance of landing there at least once (None on the "
                                                            "start's square 0; the list None where not computed).")
 
@@ -452,6 +512,7 @@ class PositionSeries(_Model):
     """Where the token is after each turn (compute.record.series.position_series)."""
 
     turns: list[int]
+    """The turns n = 0, 1, … shown, until nearly every game is over (or the animation's limit)."""
     feet: list[int] = Field(description="The jumps' feet: for them, on_square holds the landings during the turn.")
     on_square: list[list[float]] = Field(description="For each turn n, each square 0..last: the chance of being "
                                                      "there after n turns (the last square: the game is over).")
@@ -462,22 +523,34 @@ class Series(_Model):
     significant digits, 6 for the positions."""
 
     length: LengthSeries
+    """The game-length chart: P(T = k) and P(T ≤ k), exact and simulated."""
     bounds: BoundSeries
+    """The bounds chart: the first player's chance bracketed after n turns."""
     diagonal: DiagonalSeries
+    """The diagonal picture's squares, one per game length."""
     squares: SquareSeries
+    """The heat maps' values, one per square."""
     positions: PositionSeries
+    """The board coming alive: where the token is after each turn."""
 
 
 class Seat(_Model):
     """One seat's chance: exact for two players, certified for more (compute.record.build.players_record)."""
 
     seat: int = Field(ge=1)
+    """The seat, in turn order: 1 moves first."""
     square: int = Field(ge=0)
+    """The square its player starts on (the board's start)."""
     decimal: str
+    """Its chance to win: 50 digits when exact, else the certified digits."""
     exact: bool
+    """Whether the chance is exact (two players) or certified within error_bound (more)."""
     numerator: str | None = None
+    """The exact chance's numerator (exact seats only)."""
     denominator: str | None = None
+    """The exact chance's denominator (exact seats only)."""
     error_bound: str | None = None
+    """A proven bound on the error of decimal (certified seats only)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -505,22 +578,31 @@ class StateMap(_Model):
     (compute.solve.floats.FloatChain.series, in a fixed order: the same on any machine), to 6 digits."""
 
     squares: list[int]
+    """The squares the map shows: every square where a turn can start, or evenly spaced ones on a large board."""
     mover_wins: list[list[Probability]]
+    """For each of those squares of the player to move (row) and of the other player (column): the chance that the
+    player to move wins."""
 
 
 class Calculator(_Model):
     """The turn chain in floats for the page's calculator (compute.record.build.players_record)."""
 
     squares: list[int]
+    """The squares where a turn can start, in the chain's order (the rows' and columns' order)."""
     start: int
+    """The square the players start on."""
     rows: list[list[tuple[int, Probability]]]
+    """For each of those squares, the turn's outcomes that stay on the board: [index into squares, chance], in double
+    precision."""
     finish: list[Probability]
+    """For each of those squares, the chance that a turn begun there ends the game."""
 
 
 class Skipped(_Model):
     """A result left out, and why."""
 
     reason: str = Field(alias="skipped")
+    """Why the part is left out, in words."""
 
 
 def _computed_or_skipped(part: Any) -> str:
@@ -540,7 +622,10 @@ class Rounds(_Model):
     """Rounds until someone wins (solve.races.rounds_record)."""
 
     median: int = Field(ge=1)
+    """The median rounds until someone wins: the smallest r with P(R ≤ r) ≥ 1/2
+    (compute.solve.races.rounds_quantile)."""
     ninety: int = Field(ge=1)
+    """The rounds within which 9 games in 10 are over: the smallest r with P(R ≤ r) ≥ 9/10."""
     median_share: ExactProbability = Field(description="P(R ≤ median): the true share of games over within the "
                                                        "median (solve.races.rounds_share).")
     ninety_share: ExactProbability = Field(description="P(R ≤ ninety).")
@@ -558,11 +643,15 @@ class Players(_Model):
     seats: dict[str, list[Seat]] = Field(description="Each seat's chance to win, for 2 to MAX_PLAYERS players "
                                                      "starting together (compute/board/limits.py).")
     seats_vs_fair_share: dict[str, list[float]]
+    """For 2 to MAX_PLAYERS players: each seat's chance times the number of players (1 is a fair share), to 10
+    digits."""
     expected_rounds: dict[str, Annotated[ExactValue | Certified, Field(discriminator="exact")]] = Field(
         description="Expected rounds until someone wins: exact for one player, certified for 2 to "
                     "MAX_PLAYERS (compute/board/limits.py).")
     state_map: StateMap
+    """The two-player state map: who is likely to win from each pair of squares."""
     calculator: Calculator
+    """The turn chain in double precision, for the board page's calculator."""
 
 
 class DieRow(_Model):
@@ -570,16 +659,24 @@ class DieRow(_Model):
     first player's chance is exact unless a roll-again rule applies."""
 
     faces: int = Field(ge=1)
+    """Faces of the die this row plays with."""
     expected_turns: Exact | None
+    """Expected turns of one player with that die, exactly (null: the game can fail to end)."""
     first_player_wins: Annotated[ExactChance | DoubleChance, Field(discriminator="exact")] | None
+    """The first of two players' chance with that die: exact without roll-again, else in double precision (null: the
+    game can fail to end)."""
     note: str | None
+    """Why the row is null, or which rule had to change for that die (no roll-again where the die lacks the face); null
+    otherwise."""
 
 
 class Dice(_Model):
     """Hochman's die-size experiment (experiments.sweeps.dice)."""
 
     max_faces: int = Field(ge=1)
+    """The largest die tried: the rows are for 1 to max_faces faces."""
     dice: list[DieRow]
+    """One row per die size."""
     longer_with_bigger_die: list[int] = Field(description="Die sizes n after which one more face lengthens the game.")
 
 
@@ -587,6 +684,7 @@ class StartSweep(_Model):
     """Hochman's starting-square experiment (experiments.variants.start_sweep)."""
 
     expected_turns_from: dict[str, Exact]
+    """Expected turns from each square where a turn can start, exactly (compute.solve.exact.expected_turns)."""
     worse_than_previous: list[int] = Field(description="Squares that are a worse start than the one before.")
 
 
@@ -594,54 +692,80 @@ class AddedJump(_Model):
     """One more chute or ladder and what it changes (experiments.variants.scan_json)."""
 
     from_: int = Field(alias="from")
+    """The square where the added jump starts."""
     to: int
+    """The square it leads to."""
     kind: Literal["ladder", "chute"]
+    """ladder (it leads up) or chute (it leads down)."""
     status: Literal["changed", "no effect", "never ends"]
+    """changed (it changes the average game), no effect (no roll lands on its start, or the game is already won there),
+    or never ends (the game could go on for ever)."""
     delta_turns: Exact | None
+    """The exact change of the expected turns, to 20 digits (null unless changed)."""
     delta_first_player: float | None = Field(description="The change of the first player's chance, in double "
                                              "precision in a fixed order, to 9 decimals (within one unit of the "
                                              "last: compute.experiments.variants.first_player_floats).")
     counterintuitive: bool
+    """A ladder that lengthens the average game, or a chute that shortens it."""
 
 
 class JumpCounts(_Model):
     """How many added jumps have each status."""
 
     changed: int = Field(ge=0)
+    """Added jumps that change the average game."""
     no_effect: int = Field(ge=0, alias="no effect")
+    """Added jumps that change nothing."""
     never_ends: int = Field(ge=0, alias="never ends")
+    """Added jumps that would make the game endless."""
 
 
 class TopJumps(_Model):
     """The ten added jumps that change the average game most, each way, for each kind."""
 
     helpful_ladders: list[AddedJump]
+    """The ladders that shorten the average game most."""
     harmful_chutes: list[AddedJump]
+    """The chutes that lengthen it most."""
     lengthening_ladders: list[AddedJump]
+    """The ladders that lengthen it most (counter-intuitive)."""
     shortening_chutes: list[AddedJump]
+    """The chutes that shorten it most (counter-intuitive)."""
 
 
 class AddJumpScan(_Model):
     """Hochman's scan of every single added chute or ladder (experiments.variants.scan_json)."""
 
     min_length: int = Field(ge=1)
+    """The shortest jump considered, in squares."""
     candidates: int = Field(ge=0)
+    """How many single jumps of at least min_length fit: both ends on squares 0 to the last, neither the foot of an
+    existing chute or ladder (experiments.variants.candidates)."""
     counts: JumpCounts
+    """How many candidates have each status."""
     counterintuitive: int = Field(ge=0)
+    """Candidates that do the opposite of what intuition says."""
     counterintuitive_ladders: int = Field(ge=0)
+    """Of those, the ladders that lengthen the average game."""
     counterintuitive_chutes: int = Field(ge=0)
+    """Of those, the chutes that shorten it."""
     first_player_base: Probability = Field(description="The board's exact first-player chance, correctly rounded "
                                                        "to 12 digits: what delta_first_player is measured from.")
     top: TopJumps
+    """The ten candidates that change the average game most, each way, for each kind."""
     jumps: list[AddedJump]
+    """Every candidate, by its start and then its end."""
 
 
 class Experiments(_Model):
     """Hochman's what-if experiments (experiments.sweeps)."""
 
     dice: Dice
+    """The same board with dice of 1 to max_faces faces."""
     start: StartSweep
+    """The expected turns from every starting square."""
     add_jump: AddJumpScan
+    """Every single chute or ladder that could be added, and its effect."""
 
 
 ExperimentsPart = Annotated[Annotated[Experiments, Tag("computed")] | Annotated[Skipped, Tag("skipped")],
@@ -656,10 +780,15 @@ class ComputedRecord(_Model):
     version: str = Field(description="The package version that computed it.")
     key: str = Field(description="Hash of everything the results depend on (compute.record.key.cache_key).")
     slug: str
+    """The board's short name (as Results.board.slug)."""
     results: Results
+    """The exact one- and two-player results."""
     series: Series
+    """Every chart's numbers."""
     checks: Checks
+    """How we know: the headline numbers exact, in double precision and simulated."""
     players: Players
+    """Two to MAX_PLAYERS players: each seat's chance, the rounds, the state map."""
     experiments: ExperimentsPart = Field(description="Die size, starting square, added jumps (experiments.sweeps), "
                                                      "or why not.")
 
@@ -672,6 +801,7 @@ class BoardRecord(ComputedRecord):
     """Everything the site shows about one board (record.build.board_record)."""
 
     checksum: str
+    """SHA-256 of the record without this field (compute.store.files): a record altered afterwards is refused."""
 
 
 def record_problem(exc: ValidationError) -> str:

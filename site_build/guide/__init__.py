@@ -19,11 +19,15 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 
-from ..checks import SiteError
+from ..checks import SiteError, what_is_checked
+from ..downloads import DOWNLOADS
 from ..engine_config import ENGINES, SETTINGS
+from ..guard import MESSAGE as GUARD_MESSAGE
+from ..nav import GENERATED
 from ..new_project import SCAFFOLD
 from ..project import BUNDLED_BOARDS, Project
 from ..records import record_schema, schema_parts
+from ..render import OCCASIONAL_PAGES
 from ..words import FILTERS, markdown_text
 from . import api, boards, commands, notebook, performance, templates
 
@@ -53,6 +57,11 @@ def _context(project: Project) -> dict[str, Any]:
         "settings": SETTINGS,
         "engines": ENGINES,
         "schema": schema_parts(record_schema()),
+        "downloads": list(DOWNLOADS.values()),
+        "occasional_pages": OCCASIONAL_PAGES,
+        "site_checks": what_is_checked(),
+        "guard_message": GUARD_MESSAGE,
+        "generated_nav": GENERATED,
         "api_doc": package_doc,
         "api": entries,
         "performance": performance.results_tables(project.benchmarks_file),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import click
 
 from ...cli import main  # the command group, read (never run): its commands, options and help
+from ...compute.experiments import HOUSE_RULE_KEYS, WITHOUT_HOUSE_RULES  # two names, no mathematics
 from ..checks import SiteError
 
 ARGUMENTS = {
@@ -67,6 +68,16 @@ class Command:
     def json_output(self) -> str:
         """What the command's --json output holds, in words."""
         return JSON_OUTPUTS[self.path][1] if self.json else ""
+
+    @property
+    def refuses(self) -> str:
+        """What boards the command refuses, in words ("" for none): the experiments of WITHOUT_HOUSE_RULES."""
+        group, _, name = self.path.rpartition(" ")
+        if group != "chutes experiment" or name not in WITHOUT_HOUSE_RULES:
+            return ""
+        keys = ", ".join(f"`{key}`" for key in HOUSE_RULE_KEYS)
+        return (f"Refuses a board with house rules (any of {keys}), with one line: the experiment varies one fair die "
+                "and follows rolls with an unlimited roll-again.")
 
     @property
     def anchor(self) -> str:

@@ -22,6 +22,8 @@ VALUES = {
     "page": ("BoardPage", "The board of this page."),
     "r": ("BoardRecord", "The board's record (the same as `page.record`)."),
     "in_menu": ("bool", "Whether the board is in the menus (its board file does not say `listed = false`)."),
+    "has_literature": ("bool", "Whether the site has the literature page (What others found), which a page may "
+                       "then link to."),
     "charts": ("dict of str → str", "Each chart's Plotly figure as JSON, by chart id (on House rules: by board slug)."),
     "stills": ("dict of str → dict", "Each chart's still image: its height, the wide and narrow widths, the screens "
                "that get the narrow one, the start of its address."),
@@ -43,8 +45,8 @@ VALUES = {
     "choices": ("list of (slug, title)", "The boards the design page starts from."),
     "length_figure": ("str", "The design page's empty game-length chart, as JSON."),
     "within": ("list of int", "The turns the design page gives the chance of being over within."),
-    "schema": ("list", "The record's parts, each with its description and its fields' descriptions "
-               "(`records.schema_parts`)."),
+    "schema": ("list", "The record's parts, each with its name, description and `anchor`, and its `fields` as "
+               "(name, type in Markdown, description) (`records.schema_parts`)."),
 }
 """What each value the build stage gives the templates is, by name (the same name means the same in each, but for
 OWN_VALUES)."""
