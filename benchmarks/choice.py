@@ -1,9 +1,11 @@
 """A board with a choice (the coin) against the same board without it, side by side in one run: the whole record's
 CPU seconds (budget: at most 2×), `chutes solve --json` as a whole process (budget: at most 3×), the parts the
 choice adds, and the two-player games of random coin boards from 100 to 400 squares (budget: 200 squares within
-the cost model's 120 s). Writes its section of benchmarks/results.md.
+the cost model's 120 s). Writes its section of benchmarks/results.md. With `--family`: the family rules with the
+coin (a roll-again limit: the best play by the rolls so far in the turn) against the family rules (budget: at
+most 3×), in a section of its own.
 
-Usage: python benchmarks/choice.py [--runs N]
+Usage: python benchmarks/choice.py [--runs N] [--family]
 """
 
 from __future__ import annotations
@@ -35,12 +37,54 @@ def _cpu(work) -> float:
     return time.process_time() - started
 
 
-def _fresh_record(slug: str) -> float:
+def _cpu_with_children(work) -> float:
+    """CPU seconds of `work`, the processes it forks and waits for included (the exact methods' second process)."""
+    def now() -> float:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + children.ru_utime + children.ru_stime
+
+    started = now()
+    work()
+    return now() - started
+
+
+def _fresh_record(slug: str, cpu=_cpu) -> float:
     """CPU seconds of one board's whole record, every cache emptied first (experiments included)."""
     turn_chain.cache_clear()
     strategy.best_play.cache_clear()
     board = load_board(BOARDS / f"{slug}.toml")
-    return _cpu(lambda: board_record(board, board_experiments(board)))
+    return cpu(lambda: board_record(board, board_experiments(board)))
+
+
+def family(runs: int) -> None:
+    """The family rules with and without the coin, whole records side by side (its own section)."""
+    _fresh_record("classic-family-coin")  # compile and import once before timing
+    plain, coin = [], []
+    for _ in range(runs):
+        plain.append(_fresh_record("classic-family", _cpu_with_children))
+        coin.append(_fresh_record("classic-family-coin", _cpu_with_children))
+    b = load_board(BOARDS / "classic-family-coin.toml")
+    strategy.best_play.cache_clear()
+    best = _cpu(lambda: strategy.best_play(b))
+    play = strategy.best_play(b)
+    bellman = _cpu(lambda: strategy.bellman_holds(play))
+    turn_chain.cache_clear()
+    chain = _cpu(lambda: turn_chain(b))
+    p, c = statistics.median(plain), statistics.median(coin)
+    rows = [f"| classic-family, whole record | {p:.2f} s | — |",
+            f"| classic-family-coin, whole record | {c:.2f} s | {c / p:.2f}× (budget 3×) |",
+            f"| classic-family-coin: the best play ({len(play.options.rolls)} states, {play.rounds} exact "
+            f"round{'s' if play.rounds > 1 else ''}) | {best:.2f} s | — |",
+            f"| classic-family-coin: Bellman's equation checked at every state and roll | {bellman:.2f} s | — |",
+            f"| classic-family-coin: the turn chain of the best play (its roll paths) | {chain:.2f} s | — |"]
+    print(write_table(HERE / "results.md", "<!-- choice.py family: begin -->", "<!-- choice.py family: end -->",
+                      f"## A board with a choice under a roll-again limit\n\n`python benchmarks/choice.py --family "
+                      f"--runs {runs}`: CPU seconds (the whole records with the second process the exact methods "
+                      f"fork), medians of {runs} interleaved runs, every cache emptied before each. The family "
+                      "rules' experiments are left out with the coin, as on every board with a choice; the best "
+                      "play over (square, rolls so far in the turn, square where it began) and its turn chain come "
+                      "in; the two-player games that depend on the other's square are not computed under a limit.",
+                      ["what", "CPU", "ratio"], rows))
 
 
 def random_coin_board(squares: int = 1000, seed: int = 7, jumps: int | None = None):
@@ -85,8 +129,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each record, interleaved (default 3)")
     parser.add_argument("--sizes", default="100,200,300,400", help="random boards' squares for the duels")
+    parser.add_argument("--family", action="store_true", help="the family rules with and without the coin only")
     args = parser.parse_args()
     runs = args.runs
+    if args.family:
+        family(runs)
+        return
     _fresh_record("classic-coin")  # compile and import once before timing
     plain, coin, plain_process, coin_process = [], [], [], []
     for _ in range(runs):

@@ -152,6 +152,13 @@ class BoardPage:
         return 0 if strategy is None else len({q for q, _ in strategy.flips if q >= 1})
 
     @property
+    def later_squares(self) -> int:
+        """Under a roll-again limit: how many squares on the board (1 and up) the best play plays a later roll of a
+        turn on otherwise than its first (ringed on the drawing)."""
+        strategy = self.record.results.strategy
+        return 0 if strategy is None else len({c.square for c in strategy.later if c.square >= 1})
+
+    @property
     def play_from_start(self) -> str | None:
         """With a choice: which rolls the best play flips for off the board (square 0, not drawn on the board), in
         words ("2, 3, 5 or 6", "none"); None without a choice or when players start on the board."""
@@ -206,7 +213,8 @@ def chart_figures(page: BoardPage) -> dict[str, figures.Figure]:
     p_first = float(r.results.first_player_wins.decimal)
     figs = {
         "board": figures.board_figure(board),
-        **({} if r.results.strategy is None else {"play": figures.play_figure(board, r.results.strategy.flips)}),
+        **({} if r.results.strategy is None else {"play": figures.play_figure(board, r.results.strategy.flips,
+                                                                                   r.results.strategy.later)}),
         "alive": figures.alive_figure(board, series.positions),
         "length": figures.length_figure(series.length, cumulative=False),
         "length-cumulative": figures.length_figure(series.length, cumulative=True),

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         BoundSeries,
         DiagonalSeries,
         DieRow,
+        LaterChoice,
         LengthSeries,
         PositionSeries,
         StartSweep,
@@ -196,16 +197,34 @@ def flip_rolls(flips: list[tuple[int, int]]) -> dict[int, list[int]]:
     return out
 
 
-def play_figure(board: BoardDefinition, flips: list[tuple[int, int]]) -> Figure:
+def later_words(later: list[LaterChoice]) -> dict[int, str]:
+    """Under a roll-again limit, where a later roll of a turn is played otherwise than its first: square → words
+    ("a 6 as roll 2 of a turn begun on 17 or 18: move")."""
+    grouped: dict[tuple[int, int, int, bool], list[int]] = {}
+    for c in later:
+        grouped.setdefault((c.square, c.roll, c.rolls_so_far, c.flip), []).append(c.began)
+    out: dict[int, list[str]] = {}
+    for (q, roll, k, flip), began in sorted(grouped.items()):
+        out.setdefault(q, []).append(f"a {roll} as roll {k + 1} of a turn begun on {either(sorted(began))}: "
+                                     f"{'flip' if flip else 'move'}")
+    return {q: "; ".join(words) for q, words in out.items()}
+
+
+def play_figure(board: BoardDefinition, flips: list[tuple[int, int]], later: list[LaterChoice] | None = None
+                ) -> Figure:
     """The best play of a board with a choice drawn on the board: each square where it flips for some roll
-    coloured, the rolls to flip for written small under its number, the jumps drawn faintly. Square 0 (off the
-    board) is not drawn; the page says its rolls in words."""
+    coloured, the rolls to flip for written small under its number, the jumps drawn faintly; under a roll-again
+    limit, a square where a later roll of a turn is played otherwise marked with a small ring at its corner, the
+    hover saying which roll of which turns and how. Square 0 (off the board) is not drawn; the page says its rolls
+    in words."""
     width = grid_columns(board.squares)
     rows = -(-board.squares // width)
     by_square = flip_rolls(flips)
     names = square_names(board)
+    otherwise = later_words(later or [])
     hover = [f"{name}: flip on a roll of {either(by_square[q])}" if q in by_square else f"{name}: never flip"
              for q, name in enumerate(names)]
+    hover = [h + (f"; later in a turn, {otherwise[q]}" if q in otherwise else "") for q, h in enumerate(hover)]
     hover[board.squares] = names[board.squares]
     values: list[float | None] = [None] + [1.0 if q in by_square else 0.0 for q in range(1, board.squares + 1)]
     z, _, text = _square_grid(board, values, hover)
@@ -221,7 +240,11 @@ def play_figure(board: BoardDefinition, flips: list[tuple[int, int]]) -> Figure:
                    name="rolls to flip for")
     numbers = square_numbers(board, width)
     numbers["y"] = [y + (0.12 if q in by_square else 0) for q, y in zip(range(1, board.squares + 1), numbers["y"])]
-    return _figure([cells, *_jump_lines(board, width, opacity=0.45), rolls, numbers],
+    marked = [cell(q, width) for q in otherwise if 1 <= q < board.squares]
+    rings = _trace("scatter", x=[c + 0.32 for c, _ in marked], y=[r + 0.3 for _, r in marked], mode="markers",
+                   marker={"symbol": "circle-open", "size": 7, "color": "#5a2d00"}, hoverinfo="skip",
+                   showlegend=False, name="squares where a later roll of a turn is played otherwise")
+    return _figure([cells, *_jump_lines(board, width, opacity=0.45), rolls, numbers, *([rings] if marked else [])],
                    _layout(**_board_axes(width, rows), height=560, margin={"l": 10, "r": 10, "t": 40, "b": 10}))
 
 

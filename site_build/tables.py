@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .figures import flip_rolls
+from .figures import flip_rolls, later_words
 from .words import percent, plain, rounded, share
 
 if TYPE_CHECKING:
@@ -71,11 +71,20 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
                                     "Share of one-player games that land on each square at least once")
     if r.results.strategy is not None:
         by_square = flip_rolls(r.results.strategy.flips)
-        out["play"] = html_table(
-            ["Square", "Flip on a roll of"],
-            [["0 (off the board)" if q == 0 else q, ", ".join(map(str, rolls))] for q, rolls in by_square.items()],
-            f"Where the best play flips the coin: {len(by_square)} squares (on every other square and roll it moves "
-            "the roll)")
+        caption = (f"Where the best play flips the coin: {len(by_square)} squares (on every other square and roll "
+                   "it moves the roll)")
+        otherwise = later_words(r.results.strategy.later)
+        if not otherwise:
+            out["play"] = html_table(["Square", "Flip on a roll of"],
+                                     [["0 (off the board)" if q == 0 else q, ", ".join(map(str, rolls))]
+                                      for q, rolls in by_square.items()], caption)
+        else:  # under a roll-again limit: where a later roll of a turn is played otherwise
+            out["play"] = html_table(
+                ["Square", "Flip on a roll of", "Later in a turn, otherwise"],
+                [["0 (off the board)" if q == 0 else q, ", ".join(map(str, by_square.get(q, []))) or "—",
+                  otherwise.get(q, "")] for q in sorted({*by_square, *otherwise})],
+                caption + "; the last column: where a later roll of a turn is played otherwise, by the rolls so far "
+                "and the square where the turn began")
     b = s.bounds
     out["bounds"] = html_table(
         ["Turns counted", "Lower bound", "Upper bound", "Gap"],

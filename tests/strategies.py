@@ -63,8 +63,8 @@ def rule_boards(draw, min_squares: int = 2, max_squares: int = 30, max_seconds: 
         if draw(st.booleans()):
             spec["roll_again_limit"] = draw(st.integers(0, 2))
             spec["roll_again_penalty"] = draw(st.sampled_from(["undo", "start"]))
-    if choice and "roll_again_limit" not in spec and draw(st.integers(0, 3)) == 0:
-        spec["choice"] = "coin"  # refused with a roll-again limit, and with bounce where a flipped roll passes the end
+    if choice and draw(st.integers(0, 3)) == 0:
+        spec["choice"] = "coin"  # refused with bounce where a flipped roll passes the end
     if squares > 2 and draw(st.integers(0, 3)) == 0:
         spec["start"] = draw(st.integers(1, squares - 1))
     feet = draw(st.lists(st.integers(1, squares - 1), unique=True, max_size=max(0, squares // 3)))

@@ -207,7 +207,7 @@ def check_advice(c: TurnChain, res: Results) -> str:
     """A board with a choice: the sentence for the table is true. Its numbers are worked out here from turn chains
     (the board played best is `c`; never flipping is the board without the coin; a simple rule, the board played
     with its flips), not from the record's strategies; the best play is no worse than any of them."""
-    from chutes.compute.record.results import SIMPLE_RULES
+    from chutes.compute.record.results import SIMPLE_RULES, penalty_words
     from chutes.compute.solve.strategy import STRATEGIES, best_play
 
     strategy = res.strategy
@@ -216,7 +216,12 @@ def check_advice(c: TurnChain, res: Results) -> str:
     best = c.moments[0]
     never = turn_chain(Board(**{**board.fields(), "choice": None, "flips": ()})).moments[0]
     assert best <= never
-    assert [list(f) for f in board.flips] == [list(f) for f in strategy.flips], "the chain is the best play's"
+    if board.roll_again_limit is None:
+        assert [list(f) for f in board.flips] == [list(f) for f in strategy.flips], "the chain is the best play's"
+    else:  # the record names the first roll of a turn; the chain's board holds the play at every roll
+        turn_squares = set(best_play(board.played(())).options.squares)
+        first = {(f[0], f[1]) for f in board.flips if (len(f) == 2 or f[2:] == (0, f[0])) and f[0] in turn_squares}
+        assert first == {tuple(f) for f in strategy.flips}, "the chain is the best play's"
     rows = {row.key: row for row in strategy.strategies}
     assert rows["best"].expected_turns.fraction == best and rows["never"].expected_turns.fraction == never
     assert all(row.loss is None or row.loss.fraction >= 0 for row in rows.values())
@@ -237,6 +242,10 @@ def check_advice(c: TurnChain, res: Results) -> str:
         _tenths(m.group(2), best)
         return advice
     words, value, before, after = m.groups()
+    if board.roll_again_limit is not None:  # the rule holds at every roll but the penalty, which is not moved
+        suffix = f" ({penalty_words(board.roll_again_limit, board.roll_again_on)}, coin or not)"
+        assert words.endswith(suffix), advice
+        words = words.removesuffix(suffix)
     keys = dict(SIMPLE_RULES)[words]
     options = best_play(board.played(())).options
     named = {key: flips for key, _, flips in STRATEGIES}

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from chutes.compute.board.file import board_from_mapping
 from chutes.compute.board.model import Board, BoardError
+from chutes.compute.board.reach import doomed_squares
 from chutes.compute.record.criteria import SIMULATION_Z
-from chutes.compute.solve import duel, strategy
+from chutes.compute.solve import duel, limited, strategy
 from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.simulate import game_lengths
 
@@ -61,12 +62,86 @@ def test_the_best_play_beats_every_deterministic_play_from_every_square(b: Board
     assert strategy.bellman_holds(play)
 
 
+@st.composite
+def small_limited_coin_boards(draw) -> Board:
+    """A valid board with the coin and a roll-again limit ("undo" or "start"), sometimes a roll to enter, whose
+    plays over (square, rolls so far in the turn, square where it began) are few enough to try every one (≤ 2⁸)."""
+    squares = draw(st.integers(3, 6))
+    die = draw(st.integers(2, 3))
+    spec = {"squares": squares, "die": die, "choice": "coin", "roll_again_on": draw(st.integers(1, die)),
+            "roll_again_limit": draw(st.integers(0, 2)), "roll_again_penalty": draw(st.sampled_from(["undo", "start"])),
+            "overshoot": draw(st.sampled_from(["stay", "pass"] + (["bounce"] if die + 1 <= squares else [])))}
+    if draw(st.integers(0, 3)) == 0:
+        spec["enter_on"] = [draw(st.integers(1, die))]
+    foot = draw(st.integers(1, squares - 1))
+    head = draw(st.integers(0, squares).filter(lambda h: h != foot))
+    spec["ladders" if head > foot else "chutes"] = [[foot, head]]
+    try:
+        b = board_from_mapping(spec, "small", "small")
+    except BoardError:
+        assume(False)
+    assume(len(limited.turn_options(b).turn_decisions) <= 8)
+    return b
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(small_limited_coin_boards())
+def test_under_a_limit_the_best_play_beats_every_deterministic_play_from_every_square(b: Board) -> None:
+    """Every play that chooses by (square, roll, rolls so far in the turn, square where it began), each played as a
+    board (`Board.outcomes_at`) and solved by its turn chain, apart from the solver: none is shorter from any square
+    where a turn can begin, and the play found is the chain of the board played best."""
+    play = strategy.best_play(b)
+    assert isinstance(play.options, limited.TurnOptions) and strategy.bellman_holds(play)
+    decisions = play.options.turn_decisions
+    tried = 0
+    for chosen in itertools.product([False, True], repeat=len(decisions)):
+        played = b.played([d for d, flip in zip(decisions, chosen) if flip])
+        if b.start in doomed_squares(played):  # its game can fail to end: worth infinitely many turns
+            continue
+        chain = turn_chain(played)
+        tried += 1
+        for q, t in zip(chain.states, chain.expected_turns):
+            if q in play.values:
+                assert play.expected_turns(q) <= t
+    assert tried >= 1
+    best = turn_chain(play.board)
+    assert best.expected_turns[best.start] == play.expected_turns(b.start) == turn_chain(b).moments[0]
+
+
+def _turn_bellman(play: strategy.Play) -> None:
+    """Under a roll-again limit, from the play's W alone: each state's value from the last roll of a turn back,
+    the chosen move no worse than the other at every state and roll, each square's first roll adding up to W."""
+    opts = play.options
+    assert isinstance(opts, limited.TurnOptions)
+    W, total, chosen = play.values, opts.board.roll_weight, set(play.flips)
+    V: dict = {}
+
+    def worth(option) -> Fraction:
+        return sum((w * (0 if n is None else V[n] if n[1] else 1 + W[n[0]]) for w, n in option), Fraction(0))
+
+    for state in sorted(opts.rolls, key=lambda s: -s[1]):
+        value = Fraction(0)
+        for r, stay, flip in opts.rolls[state]:
+            flips = (state[0], r, state[1], state[2]) in chosen
+            assert flip is not None or not flips
+            mine, other = (flip, stay) if flips else (stay, flip)
+            assert other is None or worth(mine) <= worth(other)
+            value += worth(mine)
+        V[state] = value / total
+    assert all(V[(q, 0, q)] == W[q] for q in opts.squares)
+
+
 @pytest.mark.parametrize("slug", CHOICE)
 def test_bellman_holds_on_every_bundled_board_with_a_choice(slug: str) -> None:
     """Exactly, at every square and roll: the play's choice is worth no more than the other, and each square's
-    value is its rolls' sum (recomputed here from the options, apart from `bellman_holds`)."""
+    value is its rolls' sum (recomputed here from the options, apart from `bellman_holds`); under a roll-again
+    limit at every state of a turn."""
     play = strategy.best_play(board(slug))
     assert strategy.bellman_holds(play)
+    if isinstance(play.options, limited.TurnOptions):
+        _turn_bellman(play)
+        assert turn_chain(board(slug)).expected_turns[0] == play.expected_turns(board(slug).start)
+        return
     opts, W = play.options, play.values
     last, total = opts.board.squares, opts.board.roll_weight
 
@@ -87,13 +162,27 @@ def test_the_coin_makes_the_classic_board_much_shorter() -> None:
     assert 16 < rows["best"] < 17
 
 
-@pytest.mark.parametrize("key", ["never", "always", "chute_heads", "ladder_neighbours", "best"])
-def test_each_strategy_simulates_to_its_exact_mean(key: str) -> None:
-    """200,000 games played with each strategy's flips, within SIMULATION_Z standard errors (from the exact
-    variance) of its exact expected turns."""
-    b = board("classic-coin")
+def test_under_a_limit_the_best_play_depends_on_the_rolls_so_far() -> None:
+    """On the family rules with the coin a six's best choice differs with the rolls so far or where the turn began
+    on some square; the best play with no limit is the limit's as it grows."""
+    b = board("classic-family-coin")
     play = strategy.best_play(b)
-    flips = set(play.flips) if key == "best" else dict((k, f) for k, _, f in strategy.STRATEGIES)[key](play.options)
+    assert play.board.flips_by_turn
+    assert strategy.compared(play)[-1][2] < min(v for _, _, v in strategy.compared(play)[:-1] if v is not None)
+    coin = board("classic-coin").variant(roll_again_on=6)
+    far = strategy.best_play(coin.variant(roll_again_limit=12)).expected_turns(0)
+    assert abs(far - strategy.best_play(coin).expected_turns(0)) < Fraction(1, 10**6)
+
+
+@pytest.mark.parametrize("slug", ["classic-coin", "classic-family-coin"])
+@pytest.mark.parametrize("key", ["never", "always", "chute_heads", "ladder_neighbours", "best"])
+def test_each_strategy_simulates_to_its_exact_mean(slug: str, key: str) -> None:
+    """200,000 games played with each strategy's flips (under a limit the best play's by the rolls so far and the
+    turn's square), within SIMULATION_Z standard errors (from the exact variance) of its exact expected turns."""
+    b = board(slug)
+    play = strategy.best_play(b)
+    flips = set(play.board.flips) if key == "best" else dict((k, f) for k, _, f in strategy.STRATEGIES)[key](
+        play.options)
     chain = turn_chain(b.played(flips)) if flips else turn_chain(b.variant(choice=None))
     mean, variance = chain.moments
     lengths = game_lengths(chain.board, 200_000, seed=5)
@@ -244,7 +333,6 @@ def test_no_bundled_board_with_a_choice_has_a_null_duel(slug: str) -> None:
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    ({"roll_again_on": 6, "roll_again_limit": 1}, "choice: not with roll_again_limit"),
     ({"overshoot": "bounce", "squares": 6}, "choice: with overshoot = \"bounce\" a move may be at most 6"),
     ({"choice": "dice"}, "choice: must be one of \"coin\""),
 ])

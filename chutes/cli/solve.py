@@ -141,7 +141,15 @@ def strategy(board: str, as_json: bool, project: Path | None) -> None:
         by_square.setdefault(square, []).append(roll)
     click.echo("  The best play flips on: " + "; ".join(f"square {q}: {', '.join(map(str, rolls))}"
                                                      for q, rolls in by_square.items()))
-    click.echo(f"  Proven optimal (Bellman's equation holds exactly at every square and roll, "
+    later: dict[tuple[int, int, int, bool], list[int]] = {}
+    for c in found["later"]:
+        later.setdefault((c["square"], c["roll"], c["rolls_so_far"], c["flip"]), []).append(c["began"])
+    if later:
+        click.echo("  Later in a turn it plays otherwise: " + "; ".join(
+            f"a {r} on square {q} as roll {k + 1} of a turn begun on {', '.join(map(str, began))}: "
+            f"{'flip' if flip else 'move'}" for (q, r, k, flip), began in later.items()))
+    where = "square, number of rolls so far in the turn and roll" if "later" in found else "square and roll"
+    click.echo(f"  Proven optimal (Bellman's equation holds exactly at every {where}, "
                f"{found['rounds']} round{'s' if found['rounds'] > 1 else ''} of policy iteration); "
                f"both players playing best, the first wins with {found['both_best']['decimal'][:12]}.")
 

@@ -263,7 +263,10 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     choice = 0.0
     if board.choice is not None:  # the best play's chain is estimated as the box rules' (the same squares)
         choice = SECONDS_PER_CHOICE_STATE_CUBED * d**3
-        choice += SECONDS_PER_DUEL_STATE_CUBED * d**3
+        if board.roll_again_limit is not None:  # the play by the rolls so far: up to (L+1)² states a square
+            choice *= (board.roll_again_limit + 1) ** 2
+        else:  # the two-player games (under a limit they are not computed)
+            choice += SECONDS_PER_DUEL_STATE_CUBED * d**3
     total = two_player + distribution + choice
     if choice >= max(two_player, distribution):
         return total, f"the best play and its two-player games ({d} squares)"

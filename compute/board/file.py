@@ -130,7 +130,8 @@ class BoardFile(BaseModel):
         description='`"coin"`: after each roll r the player may move r, or flip a fair coin and move r + 1 (heads) '
                     'or r − 1 (tails); a move of 0 leaves the token where it is. The rolled number itself decides '
                     'rolling again and entering. The board is solved for the player who makes the game shortest on '
-                    'average (exact policy iteration, ties towards not flipping).',
+                    'average (exact policy iteration, ties towards not flipping); under `roll_again_limit` the choice '
+                    'may depend on the rolls so far in the turn and on the square where it began.',
         examples=['choice = "coin"'])
     translations: dict[str, Translation] = Field(
         default={},

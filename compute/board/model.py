@@ -55,9 +55,11 @@ class Board(BaseModel):
     chute_word: Literal["chutes", "snakes"] = "chutes"
     listed: bool = True
     choice: Literal["coin"] | None = None
-    flips: tuple[tuple[int, int], ...] = ()
-    """With a choice, the (square, roll) pairs where the player flips the coin: the play the board is solved for
-    (`compute.solve.strategy`); empty, the box rules (never flip). A board file never gives it."""
+    flips: tuple[tuple[int, ...], ...] = ()
+    """With a choice, where the player flips the coin: (square, roll) at every roll of a turn, or (square, roll,
+    rolls so far in the turn, square where the turn began) at that roll only (a play under a roll-again limit);
+    the play the board is solved for (`compute.solve.strategy`); empty, the box rules (never flip). A board file
+    never gives it."""
     _jumps: dict[int, int] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any) -> None:
@@ -124,17 +126,29 @@ class Board(BaseModel):
         return sum(w for _, w in self.rolls) * (2 if self.choice else 1)
 
     @cached_property
-    def _outcomes(self) -> dict[int, tuple[Outcome, ...]]:
+    def _outcomes(self) -> dict[tuple[int, int, int], tuple[Outcome, ...]]:
         return {}
 
+    @cached_property
+    def flips_by_turn(self) -> bool:
+        """Whether some flip holds only at one roll of a turn (a play that depends on the rolls so far in the turn
+        and on where it began: a roll-again limit)."""
+        return any(len(f) > 2 for f in self.flips)
+
     def outcomes(self, square: int) -> tuple[Outcome, ...]:
-        """Every way one roll from `square` can go, as (roll, weight of `roll_weight`, the square it lands on or
-        None, the square it leads to), in a fixed order. The roll is the number rolled (it decides rolling
-        again and entering); without a choice each roll is one outcome. With a choice, a roll r the player
-        flips for (`flips`) is two outcomes of half its weight, a move of r + 1 and one of r − 1 (a move of 0
-        leaves the token where it is); from square 0 a roll that `enter_on` does not list moves nothing.
-        A roll lands nowhere if it moves nothing: not let onto the board, an overshoot that stays, a move of 0."""
-        known = self._outcomes.get(square)
+        """Every way one roll from `square` can go (the first roll of a turn begun there: `outcomes_at`)."""
+        return self.outcomes_at(square, 0, square)
+
+    def outcomes_at(self, square: int, rolls_so_far: int, origin: int) -> tuple[Outcome, ...]:
+        """Every way one roll from `square` can go, after `rolls_so_far` rolls of a turn begun on `origin`, as
+        (roll, weight of `roll_weight`, the square it lands on or None, the square it leads to), in a fixed order.
+        The roll is the number rolled (it decides rolling again and entering); without a choice each roll is one
+        outcome. With a choice, a roll r the player flips for there (`flips`) is two outcomes of half its weight,
+        a move of r + 1 and one of r − 1 (a move of 0 leaves the token where it is); from square 0 a roll that
+        `enter_on` does not list moves nothing. A roll lands nowhere if it moves nothing: not let onto the board,
+        an overshoot that stays, a move of 0. (The penalty of a roll-again limit is the turn's, not the roll's.)"""
+        key = (square, rolls_so_far, origin) if self.flips_by_turn else (square, 0, square)
+        known = self._outcomes.get(key)
         if known is not None:
             return known
         factor = 2 if self.choice else 1
@@ -144,15 +158,15 @@ class Board(BaseModel):
             if square == 0 and self.enter_on is not None and roll not in self.enter_on:
                 out.append((roll, weight * factor, None, 0))
                 continue
-            flip = (square, roll) in flipped
+            flip = (square, roll) in flipped or (square, roll, rolls_so_far, origin) in flipped
             for step, w in ((roll + 1, weight), (roll - 1, weight)) if flip else ((roll, weight * factor),):
                 landed = roll_landing(self.squares, self.overshoot, square, step) if step else square
                 lands = step > 0 and not (self.overshoot == "stay" and square + step > self.squares)
                 out.append((roll, w, landed if lands else None, self._jumps.get(landed, landed)))
-        self._outcomes[square] = tuple(out)
-        return self._outcomes[square]
+        self._outcomes[key] = tuple(out)
+        return self._outcomes[key]
 
-    def played(self, flips: Iterable[tuple[int, int]]) -> Board:
+    def played(self, flips: Iterable[tuple[int, ...]]) -> Board:
         """The board played with these flips (a board with a choice), its rules not checked again."""
         return Board.unchecked(**{**self.fields(), "flips": tuple(sorted(flips))})
 

@@ -106,10 +106,7 @@ def _roll_problems(board: Rules) -> list[str]:
     if board.choice is not None and board.overshoot == "bounce" and largest + 1 > board.squares:
         problems.append(f"choice: with overshoot = \"bounce\" a move may be at most {board.squares} (the squares), "
                         f"but a roll of {largest} flipped to heads moves {largest + 1}")
-    if board.choice is not None and board.roll_again_limit is not None:
-        problems.append("choice: not with roll_again_limit (the best play would depend on the rolls already made "
-                        "in the turn; roll_again_on without a limit is allowed)")
-    bad = [f"[{q}, {r}]" for q, r in board.flips if r not in totals or not 0 <= q < board.squares]
+    bad = [f"[{q}, {r}]" for q, r, *_ in board.flips if r not in totals or not 0 <= q < board.squares]
     if board.flips and board.choice is None:
         problems.append("flips: a play of flips needs choice = \"coin\"")
     elif bad:

@@ -5,29 +5,41 @@ from __future__ import annotations
 from .rules import Rules
 
 
+def turn_levels(board: Rules, origin: int) -> list[dict[int, int]]:
+    """Under a roll-again limit L, where the rolls of a turn begun on `origin` are made: for k = 0..L, each square
+    the (k+1)-th roll can be made from, with the weight of getting there (in units of `roll_weight`ᵏ: k rolls of
+    `roll_again_on` that did not win, each moved as the play moves it there, `Rules.outcomes_at`)."""
+    assert board.roll_again_limit is not None, "a turn's levels are for a board with a roll-again limit"
+    levels = [{origin: 1}]
+    for k in range(board.roll_again_limit):
+        after: dict[int, int] = {}
+        for here, x in levels[-1].items():
+            for roll, weight, _, moved in board.outcomes_at(here, k, origin):
+                if roll == board.roll_again_on and moved != board.squares:
+                    after[moved] = after.get(moved, 0) + x * weight
+        if not after:
+            break
+        levels.append(after)
+    return levels
+
+
 def _successors(board: Rules, square: int) -> set[int]:
     """Where the next turn can begin after a turn begun on `square` (`board.squares` if the turn can win).
 
     Without a roll-again limit one roll at a time is enough: any run of rolls can be cut into turns. With a
-    limit L a turn moves by at most L rolls of `roll_again_on` (always the same move, so one path) and then
-    one other roll; the (L+1)-th roll of `roll_again_on` is a penalty, not moved, which ends the turn where it
-    began ("undo") or on square 0 ("start")."""
+    limit L a turn moves by at most L rolls of `roll_again_on` (`turn_levels`) and then one other roll; the
+    (L+1)-th roll of `roll_again_on` is a penalty, not moved, which ends the turn where it began ("undo") or
+    on square 0 ("start")."""
     if board.roll_again_limit is None:
         return {destination for *_, destination in board.outcomes(square)}
-    again = board.roll_again_on if board.roll_again_on in dict(board.rolls) else None
     found: set[int] = set()
-    here = square
-    for k in range(board.roll_again_limit + 1):
-        found.update(board.move(here, roll) for roll, _ in board.rolls if roll != again)
-        if again is None:
-            break
-        if k == board.roll_again_limit:
-            found.add(square if board.penalty == "undo" else 0)
-            break
-        here = board.move(here, again)
-        if here == board.squares:
-            found.add(here)
-            break
+    for k, level in enumerate(turn_levels(board, square)):
+        for here in level:
+            for roll, _, _, moved in board.outcomes_at(here, k, square):
+                if roll == board.roll_again_on and k == board.roll_again_limit:
+                    found.add(square if board.penalty == "undo" else 0)
+                elif roll != board.roll_again_on or moved == board.squares:
+                    found.add(moved)
     return found
 
 
@@ -35,14 +47,11 @@ def passed_squares(board: Rules, squares: tuple[int, ...]) -> tuple[int, ...]:
     """`squares`, then every other square that a turn begun on one of them can pass through between its rolls
     of `roll_again_on` (only with a roll-again limit can that square be one where a turn must not begin)."""
     passed = dict.fromkeys(squares)
-    if board.roll_again_limit is not None and board.roll_again_on in dict(board.rolls):
+    if board.roll_again_limit is not None:
         for square in squares:
-            here = square
-            for _ in range(board.roll_again_limit):
-                here = board.move(here, board.roll_again_on)
-                if here == board.squares:
-                    break
-                passed.setdefault(here)
+            for level in turn_levels(board, square)[1:]:
+                for here in level:
+                    passed.setdefault(here)
     return tuple(passed)
 
 

@@ -109,6 +109,7 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
     play best, and the best simple rule in one sentence (`SIMPLE_RULES`, each evaluated exactly). None without a
     choice."""
     from ..solve import duel  # numpy and scipy: only for a board with a choice
+    from ..solve.limited import TurnOptions
     from ..solve.strategy import STRATEGIES, bellman_holds, best_play, compared, evaluate
 
     board = chain.board
@@ -127,18 +128,35 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
             simple.append((1 + W[board.start], words))
     never = next(value for key, _, value in rows if key == "never")
     assert never is not None, "the box rules' game ends (the board was validated)"
+    limit = board.roll_again_limit
+    penalty = "" if limit is None else f" ({penalty_words(limit, board.roll_again_on)}, coin or not)"
     if not play.flips:
         advice = f"Flipping never helps on this board: never flip (the average game takes {_tenths(best)} turns)."
     elif simple and min(simple)[0] < never:
         value, words = min(simple)
-        advice = (f"Flip when {words}: the average game then takes {_tenths(value)} turns instead of "
+        advice = (f"Flip when {words}{penalty}: the average game then takes {_tenths(value)} turns instead of "
                   f"{_tenths(never)}; the best play, drawn on the board, takes {_tenths(best)}.")
     else:
         advice = (f"No simple rule beats never flipping here ({_tenths(never)} turns on average); the best play, "
                   f"drawn on the board, takes {_tenths(best)}.")
+    if isinstance(play.options, TurnOptions):
+        chosen = set(play.flips)
+        first = sorted({(q, r) for q, r, k, _ in play.flips if k == 0})
+        later = [{"square": q, "roll": r, "rolls_so_far": k, "began": o, "flip": (q, r, k, o) in chosen}
+                 for q, r, k, o in play.options.turn_decisions
+                 if k > 0 and ((q, r, k, o) in chosen) != ((q, r) in set(first))]
+        ties = sorted({(q, r) for q, r, *_ in play.ties})
+        parts: dict[str, Any] = {"later": later, "against_box": None, "both_maximise": None, "duels_not_computed": (
+            "under a roll-again limit each player's best choice depends on the rolls so far in the turn and on "
+            "where it began, and these two-player games are solved only for choices by square (both players "
+            "playing best are worked out)")}
+    else:
+        first, ties = [(f[0], f[1]) for f in play.flips], [(t[0], t[1]) for t in play.ties]
+        parts = {"against_box": _certified(duel.best_against_box, play.options),
+                 "both_maximise": _certified(duel.both_maximise, play.options)}
     return {
-        "flips": [list(f) for f in play.flips],
-        "ties": [list(t) for t in play.ties],
+        "flips": [list(f) for f in first],
+        "ties": [list(t) for t in ties],
         "rounds": play.rounds,
         "bellman": True,
         "strategies": [{"key": key, "label": snakes(label, board.chute_word),
@@ -146,10 +164,21 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
                         "loss": None if value is None else exact_json(value - best)} for key, label, value in rows],
         "both_best": exact_json(chain.first_player_wins),
         "both_best_second": exact_json(1 - chain.first_player_wins),
-        "against_box": _certified(duel.best_against_box, play),
-        "both_maximise": _certified(duel.both_maximise, play),
+        **parts,
         "advice": advice,
     }
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+"""The (L+1)-th roll under a roll-again limit L, in words (above the tenth: "11th" and so on)."""
+
+
+def penalty_words(limit: int, again: int | None) -> str:
+    """Which roll of `roll_again_on` a roll-again limit refuses to move: "a third 6 in one turn is not moved" (a
+    limit of 0: "a 6 is never moved")."""
+    if limit == 0:
+        return f"a {again} is never moved"
+    return f"a {_ORDINALS[limit] if limit < len(_ORDINALS) else f'{limit + 1}th'} {again} in one turn is not moved"
 
 
 def _certified(game: Callable[[Options, tuple[tuple[int, int], ...]], Duel], play: Play) -> dict[str, Any] | None:

@@ -350,13 +350,29 @@ class Duel(_Model):
                                            "squares: the choice depends on where the other is.")
 
 
+class LaterChoice(_Model):
+    """Under a roll-again limit: a later roll of a turn where the best play's choice differs from its choice on a
+    turn's first roll (`Strategy.flips`), so that it depends on the rolls so far and on where the turn began."""
+
+    square: int = Field(ge=0, description="The square the roll is made from.")
+    roll: int = Field(ge=1, description="The number rolled (only a roll of roll_again_on can differ: every other "
+                                        "roll ends the turn, so its choice is the same at every roll).")
+    rolls_so_far: int = Field(ge=1, description="Rolls already made in this turn (1: this is the turn's second).")
+    began: int = Field(ge=0, description="The square where the turn began.")
+    flip: bool = Field(description="Whether the best play flips here (the first roll's rule says the opposite).")
+
+
 class Strategy(_Model):
     """The best play when the rules give a choice, proven optimal (compute.record.results.strategy_json)."""
 
     flips: list[tuple[int, int]] = Field(description="The [square, roll] pairs where the best play flips the coin "
-                                                     "(compute.solve.strategy.best_play).")
+                                                     "(compute.solve.strategy.best_play); under a roll-again limit, "
+                                                     "on a turn's first roll (later rolls: `later`).")
+    later: list[LaterChoice] = Field(default_factory=list, description="Under a roll-again limit, where a later "
+                                     "roll of a turn is played otherwise than `flips` says (empty: the choice never "
+                                     "depends on the rolls so far).")
     ties: list[tuple[int, int]] = Field(description="Where flipping and moving are worth exactly the same (the best "
-                                                    "play moves there).")
+                                                    "play moves there; under a limit, at some roll of a turn).")
     rounds: int = Field(ge=1, description="Rounds of exact policy iteration.")
     bellman: Literal[True] = Field(description="Bellman's equation holds exactly at every square and roll "
                                                "(compute.solve.strategy.bellman_holds): the play is optimal.")
@@ -370,6 +386,8 @@ class Strategy(_Model):
     both_maximise: Duel | None = Field(description="Both players maximise their own chance, each knowing where the "
                                                    "other is: the first mover's chance "
                                                    "(compute.solve.duel.both_maximise); null as against_box.")
+    duels_not_computed: str | None = Field(default=None, description="Why against_box and both_maximise are null "
+                                           "on every board of a kind (a roll-again limit), if they are.")
     advice: str = Field(description="One plain sentence a player can use at the table, true on this board.")
 
 

@@ -13,6 +13,7 @@ from typing import Any, cast
 import numpy as np
 from flint import fmpq_mat, fmpz_mat
 
+from ..board.reach import turn_levels
 from ..numbers import rounded, rounded_ratio, stable_ratio
 from ..solve.chain import TurnChain
 from ..solve.exact import Distribution, bound_terms, state_vectors
@@ -127,19 +128,18 @@ def _landings(chain: TurnChain, feet: list[int]) -> tuple[fmpz_mat, int]:
     """The expected landings on each jump's foot during one turn begun on each state, exactly: L = N / D with N an
     integer matrix (states × feet). A jump's foot is never where a turn starts, so the landings are counted
     roll by roll: without a roll-again rule one roll, with one the rolls from x(I − B)⁻¹ (B the rolls that
-    continue a turn, over the roll's weight w), and under a limit of L extra rolls, the first L + 1 rolls, the last
-    landing only if it moves (a roll of `roll_again_on` beyond the limit is not moved)."""
+    continue a turn, over the roll's weight w), and under a limit of L extra rolls, the first L + 1 rolls level by level
+    (`reach.turn_levels`, each roll as the play moves it there), the last landing only if it moves (a roll of
+    `roll_again_on` beyond the limit is not moved)."""
     board = chain.board
     d, w = chain.size, board.roll_weight
     rows = chain.passed  # the states, then squares only passed partway through a turn
     column = {foot: j for j, foot in enumerate(feet)}
-    lands = [[0] * len(feet) for _ in rows]  # one roll from each row: the weight of landing on each foot...
-    moving = [[0] * len(feet) for _ in rows]  # ...and of doing so with a roll other than `roll_again_on`
+    lands = [[0] * len(feet) for _ in rows]  # one roll from each row: the weight of landing on each foot
     for i, square in enumerate(rows):
-        for roll, weight, landing, _ in board.outcomes(square):
+        for _, weight, landing, _ in board.outcomes(square):
             if landing in column:
                 lands[i][column[landing]] += weight
-                moving[i][column[landing]] += weight if roll != board.roll_again_on else 0
     if board.roll_again_on is None:
         return fmpz_mat(lands), w
     again = chain.rolls.again
@@ -147,15 +147,15 @@ def _landings(chain: TurnChain, feet: list[int]) -> tuple[fmpz_mat, int]:
         K = fmpz_mat([[w * (i == j) - again[i][j] for j in range(d)] for i in range(d)])
         numerators, denominator = cast(fmpq_mat, K.solve(fmpz_mat(lands))).numer_denom()
         return numerators, int(denominator)
-    limit = board.roll_again_limit  # w^(L+1)·per turn = Σ_{k<L} w^(L−k)·Bᵏ·lands + Bᴸ·moving, on the states' rows
-    B = fmpz_mat(again)
-    step, total = fmpz_mat([[int(i == j) for j in range(len(rows))] for i in range(len(rows))]), None
-    for k in range(limit):
-        term = step * fmpz_mat(lands) * w ** (limit - k)
-        total = term if total is None else total + term
-        step = step * B
-    total = step * fmpz_mat(moving) if total is None else total + step * fmpz_mat(moving)
-    return fmpz_mat([[int(total[i, j]) for j in range(len(feet))] for i in range(d)]), w ** (limit + 1)
+    limit = board.roll_again_limit  # w^(L+1)·per turn: the (k+1)-th roll's landings times w^(L−k), the last moving
+    total = [[0] * len(feet) for _ in range(d)]
+    for i, origin in enumerate(chain.states):
+        for k, level in enumerate(turn_levels(board, origin)):
+            for square, x in level.items():
+                for roll, weight, landing, _ in board.outcomes_at(square, k, origin):
+                    if landing in column and not (roll == board.roll_again_on and k == limit):
+                        total[i][column[landing]] += w ** (limit - k) * x * weight
+    return fmpz_mat(total), w ** (limit + 1)
 
 
 def position_series(chain: TurnChain) -> dict[str, Any]:

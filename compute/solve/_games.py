@@ -83,7 +83,8 @@ def play(n_games, seed, start, last, cumulative, dice, overshoot, again, limit, 
                         square = began if undo else 0
                         break
                     step = roll
-                    if flips[square, roll]:  # a coin: one square further on heads, one less on tails
+                    if flips[square, roll, extra if flips.shape[2] > 1 else 0, began if flips.shape[3] > 1 else 0]:
+                        # a coin: one square further on heads, one less on tails
                         u, state, buffered, have = _uniform(state, buffered, have, 2)
                         step = roll + 1 if u == 1 else roll - 1
                     if square == 0 and not enters[roll]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 from flint import fmpq_mat, fmpz_mat
 
 from ..board.model import Board
-from ..board.reach import doomed_squares, passed_squares, roll_squares
+from ..board.reach import doomed_squares, passed_squares, roll_squares, turn_levels
 from . import exact, landing, recurrence, threeplayer, twoplayer
 from .integer import IntegerChain
 
@@ -206,6 +206,33 @@ def _limited_turn(rolls: RollCounts, limit: int, target: int | None, d: int) -> 
     return scale // common, fmpz_mat([[x // common for x in row] for row in M]), tuple(x // common for x in finish)
 
 
+def _played_limited_turn(board: Board, states: tuple[int, ...], index: dict[int, int], target: int | None
+                         ) -> tuple[int, fmpz_mat, tuple[int, ...]]:
+    """`_limited_turn` for a board with a choice, whose play may depend on the rolls so far in the turn and on the
+    square where it began: each turn's roll paths followed level by level (`reach.turn_levels`), every roll as the
+    play moves it there (`Board.outcomes_at`). W^(L+1)·Q sums, for the (k+1)-th roll, W^(L−k) times the weight of
+    reaching it times its own; the (L+1)-th roll of `roll_again_on` is the penalty."""
+    w, limit, again, last = board.roll_weight, board.roll_again_limit, board.roll_again_on, board.squares
+    assert limit is not None, "a limited turn needs a roll-again limit"
+    d = len(states)
+    M = [[0] * d for _ in range(d)]
+    finish = [0] * d
+    for i, origin in enumerate(states):
+        for k, level in enumerate(turn_levels(board, origin)):
+            factor = w ** (limit - k)
+            for here, x in level.items():
+                for roll, weight, _, moved in board.outcomes_at(here, k, origin):
+                    if roll == again and k == limit:
+                        M[i][i if target is None else target] += x * weight
+                    elif moved == last:
+                        finish[i] += factor * x * weight
+                    elif roll != again and moved in index:
+                        M[i][index[moved]] += factor * x * weight
+    scale = w ** (limit + 1)
+    common = gcd(scale, *finish, *(x for row in M for x in row))
+    return scale // common, fmpz_mat([[x // common for x in row] for row in M]), tuple(x // common for x in finish)
+
+
 @lru_cache(maxsize=16)
 def turn_chain(board: Board) -> TurnChain:
     """The exact turn chain of a validated board; the same object for the same board, so that every
@@ -229,6 +256,9 @@ def turn_chain(board: Board) -> TurnChain:
         # "start" sends a penalised token to square 0. Where square 0 is no state (it is doomed: a board with
         # another start), no turn begun on a state can end in a penalty, or that state would be doomed too.
         target = index.get(0) if board.penalty == "start" else None
-        scale, M, finish = _limited_turn(rolls, board.roll_again_limit, target, len(states))
+        if board.choice is None:
+            scale, M, finish = _limited_turn(rolls, board.roll_again_limit, target, len(states))
+        else:
+            scale, M, finish = _played_limited_turn(board, states, index, target)
     return TurnChain(states=states, scale=scale, M=M, finish=finish, index=index, start=index[board.start],
                      board=board, passed=passed, rolls=rolls)

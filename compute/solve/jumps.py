@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from flint import fmpq_mat, fmpz_mat
 
+from ..board.reach import turn_levels
 from .chain import TurnChain
 from .exact import fraction
 
@@ -32,25 +33,19 @@ def roll_visits(chain: TurnChain) -> list[Fraction]:
     return [fraction(X[i, 0]) for i in range(d)]
 
 
-def _limited_roll_visits(chain: TurnChain) -> dict[int, tuple[Fraction, Fraction]]:
-    """With a roll-again limit L: for each square a roll is made from, the expected number of rolls made from
-    it in one game that may be of any value (within a turn's first L rolls) and that must not be
-    `roll_again_on` to move (the (L+1)-th roll, where that value is a penalty and lands nowhere). A turn
-    begun on a square passes the squares its rolls of `roll_again_on` reach (one path: they all move alike);
-    the turns begun on each state are `expected_visits`."""
+def _limited_roll_visits(chain: TurnChain) -> dict[tuple[int, int, int], Fraction]:
+    """With a roll-again limit L: the expected number of rolls made in one game from each (square, rolls so far in
+    the turn, square where it began), the turn's (L+1)-th roll included (where `roll_again_on` is a penalty and
+    lands nowhere): the turns begun on each state (`expected_visits`) times the weight of each level of their
+    rolls (`reach.turn_levels`; without a choice the rolls of `roll_again_on` all move alike, one square a level)."""
     board = chain.board
-    w, limit, again = board.roll_weight, board.roll_again_limit, board.roll_again_on
-    assert limit is not None and again is not None, "only for a limit, which needs roll_again_on (board_problems)"
-    chance = Fraction(dict(board.rolls).get(again, 0), w)
-    visits: dict[int, list[Fraction]] = {}
-    for square, turns in zip(chain.states, chain.expected_visits):
-        x = Fraction(turns)
-        for k in range(limit + 1):
-            visits.setdefault(square, [Fraction(0), Fraction(0)])[k == limit] += x
-            square, x = board.move(square, again), x * chance
-            if not x or square == board.squares:
-                break
-    return {square: (a, b) for square, (a, b) in visits.items()}
+    w = board.roll_weight
+    visits: dict[tuple[int, int, int], Fraction] = {}
+    for origin, turns in zip(chain.states, chain.expected_visits):
+        for k, level in enumerate(turn_levels(board, origin)):
+            for square, x in level.items():
+                visits[(square, k, origin)] = visits.get((square, k, origin), Fraction(0)) + turns * Fraction(x, w**k)
+    return visits
 
 
 def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
@@ -59,15 +54,14 @@ def jump_usage(chain: TurnChain) -> dict[tuple[int, int], Fraction]:
     board = chain.board
     usage = {(a, b): Fraction(0) for a, b in board.jumps.items()}
     if board.roll_again_limit is None:
-        made = {square: (v, Fraction(0)) for square, v in zip(chain.states, roll_visits(chain))}
+        made = {(square, 0, square): v for square, v in zip(chain.states, roll_visits(chain))}
     else:
         made = _limited_roll_visits(chain)
-    for square, (any_roll, moving_roll) in made.items():
-        if not any_roll and not moving_roll:
+    for (square, k, origin), rolls in made.items():
+        if not rolls:
             continue
-        for roll, weight, landing, _ in board.outcomes(square):
-            if landing in board.jumps:
-                rolls = any_roll + (moving_roll if roll != board.roll_again_on else 0)
+        for roll, weight, landing, _ in board.outcomes_at(square, k, origin):
+            if landing in board.jumps and not (roll == board.roll_again_on and k == board.roll_again_limit):
                 usage[(landing, board.jumps[landing])] += rolls * weight / board.roll_weight
     return usage
 
@@ -84,31 +78,32 @@ class ShortestGame:
 
 def shortest_game(chain: TurnChain) -> ShortestGame:
     """Fewest turns to finish, with one shortest roll sequence: a 0-1 breadth-first search over (square, rolls
-    of `roll_again_on` so far in the turn), where a roll that rolls again costs no turn. Past a roll-again
-    limit that roll is a penalty: "start" sends the token to square 0 (an edge of the search); "undo" returns
-    it to where the turn began, which never shortens a game."""
+    of `roll_again_on` so far in the turn, and where the turn began if the play depends on it), where a roll that
+    rolls again costs no turn. Past a roll-again limit that roll is a penalty: "start" sends the token to square 0
+    (an edge of the search); "undo" returns it to where the turn began, which never shortens a game."""
     board = chain.board
-    limit, last = board.roll_again_limit, board.squares
-    origin = (board.start, 0)
-    best: dict[tuple[int, int], tuple[int, int]] = {origin: (0, 0)}
-    parent: dict[tuple[int, int], tuple[tuple[int, int], int, int]] = {}
-    queue: deque[tuple[int, int]] = deque([origin])
-    done: set[tuple[int, int]] = set()
+    limit, last, by_turn = board.roll_again_limit, board.squares, board.flips_by_turn
+    origin = (board.start, 0, board.start if by_turn else 0)
+    best: dict[tuple[int, int, int], tuple[int, int]] = {origin: (0, 0)}
+    parent: dict[tuple[int, int, int], tuple[tuple[int, int, int], int, int]] = {}
+    queue: deque[tuple[int, int, int]] = deque([origin])
+    done: set[tuple[int, int, int]] = set()
     while queue:
         node = queue.popleft()
         if node in done:
             continue
         done.add(node)
-        square, again = node
+        square, again, began = node
         turns, rolls = best[node]
-        for roll, weight, _, moved in board.outcomes(square):
+        for roll, weight, _, moved in board.outcomes_at(square, again, began if by_turn else square):
             if roll == board.roll_again_on and again == limit:
                 if board.penalty != "start":
                     continue
-                nxt, extra = (0, 0), 1
+                nxt, extra = (0, 0, 0), 1
             else:
                 goes_on = roll == board.roll_again_on and moved != last
-                nxt = (moved, again + 1 if goes_on and limit is not None else 0)
+                more = goes_on and limit is not None
+                nxt = (moved, again + 1 if more else 0, (began if more else moved) if by_turn else 0)
                 extra = 0 if goes_on else 1
             cand = (turns + extra, rolls + 1)
             if nxt not in best or cand < best[nxt]:
@@ -119,7 +114,8 @@ def shortest_game(chain: TurnChain) -> ShortestGame:
     path_rolls: list[int] = []
     path_squares = [last]
     chance = Fraction(1)
-    node = (last, 0)
+    end = (last, 0, last if by_turn else 0)
+    node = end
     while node != origin:
         node, roll, weight = parent[node]
         path_rolls.append(roll)
@@ -127,4 +123,4 @@ def shortest_game(chain: TurnChain) -> ShortestGame:
         chance *= Fraction(weight, board.roll_weight)
     path_rolls.reverse()
     path_squares.reverse()
-    return ShortestGame(best[(last, 0)][0], tuple(path_rolls), tuple(path_squares), chance)
+    return ShortestGame(best[end][0], tuple(path_rolls), tuple(path_squares), chance)

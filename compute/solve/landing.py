@@ -33,32 +33,30 @@ from .exact import fraction
 MAX_ROLL_STATES = 400
 """Above this many roll-level states the chances are not computed (one dense exact solve per square)."""
 
-_State = tuple[int, int]
-"""(square where the turn began, rolls of `roll_again_on` so far in it); without a limit, (square, 0)."""
+_State = tuple[int, int, int]
+"""(square where the turn began, rolls of `roll_again_on` so far in it, the square the next roll is made from);
+without a limit, (square, 0, square). Without a choice the square is fixed by the first two (the rolls of
+`roll_again_on` all move alike); with one it may not be (a six flipped or not)."""
 _Roll = tuple[int, int | None, _State | None]
 """A roll's weight, the square it lands on (None: nowhere) and the next state (None: the game is won)."""
 
 
 def _rolls_from(board: Board, state: _State) -> list[_Roll]:
     """Each roll from `state` (`_Roll`)."""
-    begun, again_so_far = state
+    begun, again_so_far, here = state
     limit, again, last = board.roll_again_limit, board.roll_again_on, board.squares
-    here = begun
-    if again_so_far:
-        assert again is not None, "a state counts rolls of roll_again_on only on a board that has one (below)"
-        for _ in range(again_so_far):
-            here = board.move(here, again)
+    penalised = begun if board.penalty == "undo" else 0
     out: list[_Roll] = []
-    for roll, weight, landed, moved in board.outcomes(here):
+    for roll, weight, landed, moved in board.outcomes_at(here, again_so_far, begun):
         if limit is not None and roll == again and again_so_far == limit:  # the penalty: not moved
-            out.append((weight, None, (begun if board.penalty == "undo" else 0, 0)))
+            out.append((weight, None, (penalised, 0, penalised)))
             continue
         if moved == last:
             nxt = None
         elif limit is not None and roll == again:
-            nxt = (begun, again_so_far + 1)
+            nxt = (begun, again_so_far + 1, moved)
         else:
-            nxt = (moved, 0)
+            nxt = (moved, 0, moved)
         out.append((weight, landed, nxt))
     return out
 
@@ -66,7 +64,7 @@ def _rolls_from(board: Board, state: _State) -> list[_Roll]:
 def roll_chain(board: Board) -> dict[_State, list[_Roll]]:
     """Every roll-level state reachable from the start, with its rolls (`_rolls_from`)."""
     chain: dict[_State, list[_Roll]] = {}
-    todo = [(board.start, 0)]
+    todo = [(board.start, 0, board.start)]
     while todo:
         state = todo.pop()
         if state in chain:
@@ -113,11 +111,11 @@ def landing_chances(board: Board) -> dict[int, Fraction] | None:
             if landed:
                 L[index[state]][column[landed]] += weight
     m = fmpq_mat(fmpz_mat(A)).solve(fmpq_mat(fmpz_mat(L)))
-    start = index[(board.start, 0)]
+    start = index[(board.start, 0, board.start)]
     chances = dict.fromkeys(range(1, board.squares + 1), Fraction(0))
     for j, c in column.items():
         after = board.jumps.get(j, j)
-        again = fraction(m[index[(after, 0)], c]) if after != board.squares else Fraction(0)
+        again = fraction(m[index[(after, 0, after)], c]) if after != board.squares else Fraction(0)
         chances[j] = fraction(m[start, c]) / (1 + again)
     return chances
 
@@ -130,7 +128,7 @@ def landing_chances_square_by_square(board: Board) -> dict[int, Fraction] | None
         return None
     index, targets, A, chain = system
     d = len(index)
-    start = index[(board.start, 0)]
+    start = index[(board.start, 0, board.start)]
     chances = dict.fromkeys(range(1, board.squares + 1), Fraction(0))
     for j in targets:
         killed = [row[:] for row in A]
@@ -159,13 +157,13 @@ def _by_turns(board: Board) -> dict[int, Fraction] | None:
         return None
     assert board.roll_again_limit is not None, "the turn-by-turn systems are for a board with a limit"
     w, limit = board.roll_weight, board.roll_again_limit
-    squares = sorted(x for x, again_so_far in chain if again_so_far == 0)
+    squares = sorted(x for x, again_so_far, _ in chain if again_so_far == 0)
     index = {x: i for i, x in enumerate(squares)}
     d, scale = len(squares), w ** (limit + 1)
     base = [[scale * (r == c) for c in range(d)] for r in range(d)]
     taken: dict[int, dict[tuple[int, int | None], int]] = {}  # j → (row, end's column or None: a win) → weight
     for x in squares:
-        paths = [((x, 0), 1, 0, frozenset[int]())]
+        paths = [((x, 0, x), 1, 0, frozenset[int]())]
         while paths:
             state, weight, rolls, landed = paths.pop()
             for roll_weight, square, nxt in chain[state]:

@@ -65,9 +65,15 @@ def game_lengths(board: Board, games: int, seed: int, first_chunk: int = 0) -> n
     if board.enter_on is not None:
         enters[:] = False
         enters[list(board.enter_on)] = True
-    flips = np.zeros((board.squares + 1, board.dice * board.die + 1), dtype=np.bool_)  # where the player flips
-    for square, roll in board.flips:
-        flips[square, roll] = True
+    by_turn = board.flips_by_turn and board.roll_again_limit is not None  # where the player flips: [square, roll,
+    shape = (board.squares + 1, board.dice * board.die + 1)  # rolls so far, origin], the last two only if it matters
+    flips = np.zeros(shape + ((board.roll_again_limit or 0) + 1, board.squares + 1) if by_turn else shape + (1, 1),
+                     dtype=np.bool_)
+    for square, roll, *at in board.flips:
+        if at:
+            flips[square, roll, at[0], at[1]] = True
+        else:
+            flips[square, roll, :, :] = True
     return _compiled_play()(games, seed & _MASK, board.start, board.squares, cumulative, board.dice,
                  _OVERSHOOT[board.overshoot], again, limit, board.penalty == "undo", enters, _jump_table(board),
                  flips, first_chunk, CHUNK)

@@ -12,7 +12,9 @@ every square and roll (a stochastic shortest-path problem: the value of a proper
 least over all plays). The first play comes from value iteration in floats, so that the exact rounds are few.
 
 The squares are those from which some play can finish: a move into any other square never finishes, and is never
-chosen (its value is infinite). Expected turns from the start of a turn on q are 1 + W(q).
+chosen (its value is infinite). Expected turns from the start of a turn on q are 1 + W(q). Under a roll-again
+limit the turn has a memory (the rolls so far, where it began): `compute.solve.limited` solves that game, and a
+`Play` holds either.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from flint import fmpz_mat
 
 from ..board.model import Board
 from ..board.reach import roll_squares
+from . import limited
+from .limited import TurnOptions
 
 Decision = tuple[int, int]
 """(square, roll): where a player sees a roll and may flip."""
@@ -138,10 +142,14 @@ def _system(opts: Options, flips: set[Decision], squares: list[int]) -> tuple[fm
     return fmpz_mat(A), fmpz_mat(d, 1, b)
 
 
-def evaluate(opts: Options, flips: Iterable[Decision], origin: int | None = None) -> dict[int, Fraction] | None:
+def evaluate(opts: Options | TurnOptions, flips: Iterable[tuple[int, ...]], origin: int | None = None
+             ) -> dict[int, Fraction] | None:
     """W under a play (the flips it makes), exactly, on every square (or, from `origin`, on the squares a game from
-    there can reach); None if the game can fail to end under it from one of them."""
-    chosen = set(flips)
+    there can reach); None if the game can fail to end under it from one of them (`limited.evaluate` under a
+    roll-again limit)."""
+    if isinstance(opts, TurnOptions):
+        return limited.evaluate(opts, flips, origin)
+    chosen = cast(set[Decision], set(flips))
     squares = list(opts.squares) if origin is None else _reached(opts, chosen, origin)
     system = None if squares is None else _system(opts, chosen, squares)
     if system is None or squares is None:
@@ -212,17 +220,20 @@ def _float_play(opts: Options) -> set[Decision]:
 @dataclass(frozen=True)
 class Play:
     """The best play of a board with a choice, proven optimal: where it flips, where flipping and moving are worth
-    exactly the same (`ties`: it moves), W under it (`values`), and the exact rounds of policy iteration."""
+    exactly the same (`ties`: it moves), W under it (`values`), and the exact rounds of policy iteration. Its
+    decisions are (square, roll), or under a roll-again limit (square, roll, rolls so far, origin)."""
 
-    flips: tuple[Decision, ...]
-    ties: tuple[Decision, ...]
+    flips: tuple[tuple[int, ...], ...]
+    ties: tuple[tuple[int, ...], ...]
     values: dict[int, Fraction]
     rounds: int
-    options: Options
+    options: Options | TurnOptions
 
     @property
     def board(self) -> Board:
         """The board played this way."""
+        if isinstance(self.options, TurnOptions):
+            return self.options.board.played(limited.board_flips(self.options, cast(Any, self.flips)))
         return self.options.board.played(self.flips)
 
     def expected_turns(self, square: int) -> Fraction:
@@ -233,6 +244,9 @@ class Play:
 @lru_cache(maxsize=16)
 def best_play(board: Board) -> Play:
     """The play that minimises the expected number of turns (`board` with a choice, its flips ignored)."""
+    if board.roll_again_limit is not None:
+        found, flips_made, ties_made, values, exact_rounds = limited.best_play(board)
+        return Play(flips_made, ties_made, values, exact_rounds, found)
     opts = options(board.played(()))
     flips = _float_play(opts)
     rounds = 0
@@ -250,8 +264,9 @@ def best_play(board: Board) -> Play:
 
 
 def as_played(board: Board) -> Board:
-    """The board as it is solved: with a choice, its best play's flips (found now: seconds at most, on 1,000
-    squares); else the board itself. What the cost model estimates (the best play's chain, not the box rules')."""
+    """The board as it is solved: with a choice, its best play's flips (found now: seconds at most on 1,000
+    squares, about 14 s there under a roll-again limit of 2); else the board itself. What the cost model
+    estimates (the best play's chain, not the box rules')."""
     if board.choice is None or board.flips:
         return board
     return best_play(board).board
@@ -259,7 +274,10 @@ def as_played(board: Board) -> Board:
 
 def bellman_holds(play: Play) -> bool:
     """Whether the play's exact values satisfy Bellman's equation: at every square and roll its choice is worth
-    no more than the other, and each square's value is the chances' sum of its choices (checked afresh)."""
+    no more than the other, and each square's value is the chances' sum of its choices (checked afresh; under a
+    roll-again limit at every state of a turn: `limited.bellman_holds`)."""
+    if isinstance(play.options, TurnOptions):
+        return limited.bellman_holds(play.options, cast(Any, play.flips), play.values)
     opts, W = play.options, play.values
     last, total = opts.board.squares, opts.board.roll_weight
     flips = set(play.flips)
@@ -280,29 +298,29 @@ def bellman_holds(play: Play) -> bool:
 # --- the strategies compared --------------------------------------------------------------------------------
 
 
-def _never(opts: Options) -> set[Decision]:
+def _never(opts: Options | TurnOptions) -> set[Decision]:
     return set()
 
 
-def _always(opts: Options) -> set[Decision]:
+def _always(opts: Options | TurnOptions) -> set[Decision]:
     return set(opts.decisions)
 
 
-def _chute_heads(opts: Options) -> set[Decision]:
+def _chute_heads(opts: Options | TurnOptions) -> set[Decision]:
     """Flip when the roll would land on the head of a chute."""
     board = opts.board
     heads = {a for a, b in board.jumps.items() if b < a}
     return {(q, r) for q, r in opts.decisions if board.landing(q, r) in heads}
 
 
-def _ladder_neighbours(opts: Options) -> set[Decision]:
+def _ladder_neighbours(opts: Options | TurnOptions) -> set[Decision]:
     """Flip when a neighbour of the square the roll reaches is the foot of a ladder."""
     board = opts.board
     feet = {a for a, b in board.jumps.items() if b > a}
     return {(q, r) for q, r in opts.decisions if {board.landing(q, r) - 1, board.landing(q, r) + 1} & feet}
 
 
-STRATEGIES: tuple[tuple[str, str, Callable[[Options], set[Decision]]], ...] = (
+STRATEGIES: tuple[tuple[str, str, Callable[[Options | TurnOptions], set[Decision]]], ...] = (
     ("never", "Never flip (the box rules)", _never),
     ("always", "Always flip", _always),
     ("chute_heads", "Flip when the roll would land on the head of a chute", _chute_heads),

@@ -738,23 +738,25 @@
       var checked = J.check(design());
       var board = checked.board;
       var problems = addressProblems.concat(checked.problems);
+      var notice = problems.length ? null : E.unsolved(board); // a valid board this page does not work out
+      var stopped = problems.length > 0 || notice !== null;
       var results = null;
-      if (!problems.length) {
+      if (!stopped) {
         results = E.analyse(board, 6);
         results.landing = landing(results.board); // with the coin: the board as played best
         good = { board: board, results: results };
       }
-      root.classList.toggle("design-invalid", problems.length > 0);
-      el.alert.textContent = problems.join("; ");
-      el.stale.hidden = !(problems.length && good);
-      el.results.classList.toggle("design-stale", problems.length > 0 && good !== null);
+      root.classList.toggle("design-invalid", stopped);
+      el.alert.textContent = notice || problems.join("; ");
+      el.stale.hidden = !(stopped && good);
+      el.results.classList.toggle("design-stale", stopped && good !== null);
       el.results.hidden = good === null;
       var n = checked.squares || (drawing ? drawing.g.n : 100);
       draw(Math.max(2, Math.min(E.MAX_SQUARES, n)), results);
       if (results) show(board, results);
       remember();
       download();
-      root.dataset.state = problems.length ? "invalid" : "ready";
+      root.dataset.state = problems.length ? "invalid" : notice ? "unsolved" : "ready";
       root.dataset.milliseconds = String(performance.now() - began);
       return performance.now() - began;
     }

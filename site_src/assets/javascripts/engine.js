@@ -20,7 +20,9 @@
  *     roll r the player may move r, or flip a fair coin and move r + 1 or r - 1 (a move of 0 stays); the rolled r
  *     decides rolling again and entering. The best play (fewest turns on average) is found by value iteration in
  *     floats, then checked by rounds of policy iteration (each play solved, then improved where a flip is better
- *     by more than rounding: ties go to moving), and every result is for the board played that way.
+ *     by more than rounding: ties go to moving), and every result is for the board played that way. With a
+ *     roll-again limit the best play depends on the rolls so far in the turn (compute/solve/limited.py): this
+ *     page does not work it out and says so (`unsolved`).
  * The board file's limits and the turns of "over within" are the Python package's, read from the data that
  * `chutes build` writes (constants.js, window.ChutesConstants, loaded first).
  * Exposed as window.ChutesEngine; it touches no page.
@@ -330,10 +332,6 @@
     if (board.choice !== null && board.overshoot === "bounce" && largest + 1 > squares) {
       out.push("choice: with overshoot = \"bounce\" a move may be at most " + squares + " (the squares), but a roll " +
                "of " + largest + " flipped to heads moves " + (largest + 1));
-    }
-    if (board.choice !== null && limit !== null) {
-      out.push("choice: not with roll_again_limit (the best play would depend on the rolls already made in the " +
-               "turn; roll_again_on without a limit is allowed)");
     }
     if (again !== null && limit === null && die === 1 && dice === 1) {
       out.push("roll_again_on: a 1-faced die would roll again forever");
@@ -949,12 +947,22 @@
              startDistribution: startDistribution };
   }
 
+  /* Why this page does not work out a valid board, or null. The coin under a roll-again limit: its best play
+     depends on the rolls so far in the turn and on where it began (compute/solve/limited.py), which this page's
+     play by square cannot hold, so it says so instead of showing a play that is not the best. */
+  function unsolved(board) {
+    if (board.choice === null || board.roll_again_limit === null) return null;
+    return "The coin with a roll-again limit is not worked out on this page: the best play then depends on the " +
+      "rolls so far in the turn and on where it began. Download the board file and run `chutes strategy` on it, " +
+      "or build the site with it.";
+  }
+
   window.ChutesEngine = {
     MAX_SQUARES: MAX_SQUARES, MAX_DIE: MAX_DIE, MAX_DICE: MAX_DICE, MAX_ROLL_AGAIN_LIMIT: MAX_ROLL_AGAIN_LIMIT,
     MAX_WEIGHT: MAX_WEIGHT,
     OVERSHOOT: OVERSHOOT, PENALTY: PENALTY, CHOICE: CHOICE, WITHIN: WITHIN,
     rollLanding: rollLanding, makeBoard: makeBoard, move: move, step: step, rolls: rolls, problems: problems,
-    played: played, moves: moves, bestPlay: bestPlay,
+    unsolved: unsolved, played: played, moves: moves, bestPlay: bestPlay,
     wholeNumber: wholeNumber,
     shown: shown, ranges: ranges, reachableSquares: reachableSquares, trappedSquares: trappedSquares,
     doomedSquares: doomedSquares, rollSquares: rollSquares, turnChain: turnChain, expectedTurns: expectedTurns,
