@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..solve.duel import Duel
-    from ..solve.strategy import Options, Play
+    from ..solve.strategy import Options
 
 WITHIN = (20, 50, 100)
 PERCENTILES = ("2.5", "5", "10", "90", "95", "97.5")
@@ -152,8 +152,9 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
             "playing best are worked out)")}
     else:
         first, ties = [(f[0], f[1]) for f in play.flips], [(t[0], t[1]) for t in play.ties]
-        parts = {"against_box": _certified(duel.best_against_box, play.options),
-                 "both_maximise": _certified(duel.both_maximise, play.options)}
+        start = tuple(first)  # the one-player best play: the duels' first proposal
+        parts = {"against_box": _certified(duel.best_against_box, play.options, start),
+                 "both_maximise": _certified(duel.both_maximise, play.options, start)}
     return {
         "flips": [list(f) for f in first],
         "ties": [list(t) for t in ties],
@@ -181,13 +182,14 @@ def penalty_words(limit: int, again: int | None) -> str:
     return f"a {_ORDINALS[limit] if limit < len(_ORDINALS) else f'{limit + 1}th'} {again} in one turn is not moved"
 
 
-def _certified(game: Callable[[Options, tuple[tuple[int, int], ...]], Duel], play: Play) -> dict[str, Any] | None:
+def _certified(game: Callable[[Options, tuple[tuple[int, int], ...]], Duel], options: Options,
+               flips: tuple[tuple[int, int], ...]) -> dict[str, Any] | None:
     """A two-player game's JSON (its first plays proposed from the one-player best play), or None where its
     certification fails (an interval straddling a rounding boundary: not met on any board so far)."""
     from ..solve.duel import CERTIFIED_DIGITS, GUARD_DIGITS
 
     try:
-        found = game(play.options, play.flips)
+        found = game(options, flips)
     except ArithmeticError:
         return None
     return {"first": found.first.decimal, "second": found.second.decimal,
