@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 from pydantic import ValidationError
@@ -23,9 +23,11 @@ from .board.file import load_board, scan_board_files
 from .board.model import Board
 from .board.problems import BoardError
 from .record.key import cache_key
-from .record.schema import BoardRecord, ComputedRecord, checked_record, record_problem
 from .store.results import ResultCache
 from .store.sweep import PartStore, check_cluster, run_pieces, start_workers_early
+
+if TYPE_CHECKING:
+    from .record.schema import BoardRecord, ComputedRecord
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,8 @@ class Outcome:
     """What `update` did for one board: its record file, whether it was computed (else it was up to date),
     the seconds that took, and for a computed board the estimate it started with (`estimate`, seconds:
     `record.build.record_seconds`). A board found up to date comes with its record as the check read it
-    (`record`); a computed record stays in its file (it was written by a worker process)."""
+    (`record`), unless it was not read (`update(read=False)`); a computed record stays in its file (it was
+    written by a worker process)."""
 
     slug: str
     path: Path
@@ -49,7 +52,7 @@ OnDone = Callable[[Outcome], None]
 """Called with each board's `Outcome` as soon as it is known (up to date, or computed and stored)."""
 
 
-Known = dict[Path, tuple[tuple[int, int, int], BoardRecord]]
+Known = dict[Path, tuple[tuple[int, int, int], "BoardRecord"]]
 """Records read before, by file, with the file's size, modification time and inode when it was read: a caller that
 runs the stage again and again (`chutes serve`) passes the same one, and a file not changed since is not read again."""
 
@@ -62,6 +65,8 @@ def cached_record(cache: ResultCache, board: Board,
     its arithmetic is checked once for each checksum (`ResultCache.verified`), its structure on every read. With
     `known`, a record read before from the same file, unchanged since, is used as it was read (and one read now is
     added)."""
+    from .record import schema  # the records' models, built only when a record is read
+
     key = cache_key(board)
     path = cache.path(board.slug, key)
     try:
@@ -75,7 +80,7 @@ def cached_record(cache: ResultCache, board: Board,
     if stored is None:
         return None, problem
     checked_before = cache.verified(path) == stored["checksum"]
-    record, problem = checked_record(stored, checked_before=checked_before)
+    record, problem = schema.checked_record(stored, checked_before=checked_before)
     if problem is not None or record is None:
         return None, f"{path}: {problem}"
     if not checked_before:
@@ -85,13 +90,16 @@ def cached_record(cache: ResultCache, board: Board,
     return record, None
 
 
-def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
+def load_all(boards_dir: Path, only: Iterable[str] = (),
+             computed: Callable[[Board], bool] | None = None) -> list[Board]:
     """Every board of the folder (or just `only`), all validated and their cost checked before any heavy work.
 
     Every file is checked before the first problem is reported: if any is bad, one BoardError lists them
     all, one line per file naming it (in file-name order): a file name that is not a slug (any file of the
     folder), a file that cannot be read, parsed or breaks a rule, a board over the time budget
-    (`compute.board.cost.check_cost`); then a line for each name of `only` with no board file.
+    (`compute.board.cost.check_cost`); then a line for each name of `only` with no board file. A board whose
+    record is already `computed` (the cache's record for its key, unchanged) is not costed again: it was
+    within the budget when it was computed, by the same code (the key names it), and nothing is left to do.
     """
     from .board.cost import check_cost
     from .solve.strategy import as_played
@@ -110,7 +118,8 @@ def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
             continue
         try:
             board = load_board(files[slug])
-            check_cost(as_played(board), str(files[slug]))
+            if computed is None or not computed(board):
+                check_cost(as_played(board), str(files[slug]))
         except BoardError as exc:
             problems[files[slug]] = str(exc)
         else:
@@ -123,7 +132,8 @@ def load_all(boards_dir: Path, only: Iterable[str] = ()) -> list[Board]:
 
 def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Callable[[str], None] = print,
            progress: bool | None = None, jobs: int = 1, prune: bool = False, on_start: OnStart | None = None,
-           on_done: OnDone | None = None, scheduler: str | None = None, known: Known | None = None) -> list[Outcome]:
+           on_done: OnDone | None = None, scheduler: str | None = None, known: Known | None = None,
+           read: bool = True) -> list[Outcome]:
     """Bring the cache up to date for `boards`: reuse valid files, recompute missing, stale or corrupt ones.
 
     With `prune`, the records of boards that are not in `boards` are removed (the project deleted them).
@@ -144,7 +154,9 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
 
     With a Dask `scheduler`, each board due is computed whole on a worker of that cluster, longest first
     (`cluster_record`), and its record comes back to be checked and stored here (`_FromCluster`). `known`: the
-    records read by earlier runs of the same caller (`cached_record`).
+    records read by earlier runs of the same caller (`cached_record`). With `read` false, a record the same
+    bytes as when it last passed every check (`ResultCache.unchanged`) is not read again: its outcome comes
+    without it (`chutes compute`, which only brings the cache up to date).
     """
     try:
         cache.directory.mkdir(parents=True, exist_ok=True)
@@ -168,7 +180,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
     try:
         for leftover in cache.directory.rglob(".*.tmp"):
             leftover.unlink(missing_ok=True)
-        outcomes = _update(boards, cache, force, log, progress, jobs, on_start, on_done, scheduler, known)
+        outcomes = _update(boards, cache, force, log, progress, jobs, on_start, on_done, scheduler, known, read)
         if prune:
             for gone in cache.prune(b.slug for b in boards):
                 log(f"removed {gone.name}: its board is no longer in the project")
@@ -179,7 +191,7 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
 
 def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[[str], None],
             progress: bool | None, jobs: int, on_start: OnStart | None, on_done: OnDone | None,
-            scheduler: str | None, known: Known | None) -> list[Outcome]:
+            scheduler: str | None, known: Known | None, read: bool) -> list[Outcome]:
     missing = [b for b in boards if force or not cache.path(b.slug, cache_key(b)).exists()]
     if jobs > 1 and len(missing) > 1:
         # the workers' imports (the solvers: `record.build`) overlap the checks of the cached records below
@@ -188,13 +200,20 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
     todo: list[Board] = []
     for board in boards:
         started = time.perf_counter()
+        key = cache_key(board)
+        if not force and not read and cache.unchanged(board.slug, key):
+            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, key), False,
+                                           time.perf_counter() - started)
+            if on_done:
+                on_done(outcomes[board.slug])
+            continue
         record, problem = (None, None) if force else cached_record(cache, board, known)
         if problem:
             log(f"warning: {problem}; recomputing")
         if record is None:
             todo.append(board)
         else:
-            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, record.key), False,
+            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, key), False,
                                            time.perf_counter() - started, record=record)
             if on_done:
                 on_done(outcomes[board.slug])
@@ -243,6 +262,7 @@ def cluster_record(board: Board) -> tuple[dict[str, Any], float]:
 def _record(board: Board, experiments_dir: Path, jobs: int, force: bool, progress: bool | None) -> ComputedRecord:
     """A board's record (its experiments' pieces kept in `experiments_dir` to resume from), checked by its model."""
     from .record.build import board_experiments, board_record
+    from .record.schema import record_problem
 
     try:
         experiments = board_experiments(board, experiments_dir, jobs=jobs, force=force, progress=progress)

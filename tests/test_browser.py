@@ -410,9 +410,11 @@ def _first_visit(browser: Browser, url: str) -> dict[str, int]:
 
 
 def test_pages_stay_within_their_weight(server: str, browser: Browser) -> None:
-    """A first visit, every byte counted (uncompressed): home ≤ 0.5 MB, the heaviest board pages ≤ 3 MB;
-    plotly.js only where there are charts (see benchmarks/page_weight.py for the numbers)."""
+    """A first visit in Chromium, every byte counted (uncompressed), of the reference site (the guide's pages in
+    its search index): home ≤ 0.5 MB, the heaviest board pages ≤ 3 MB; plotly.js only where there are charts
+    (see benchmarks/page_weight.py for the numbers)."""
     home = _first_visit(browser, server + "/")
+    assert [u for u in home if u.endswith("/search/search_index.json")], "the search index is counted"
     assert sum(home.values()) <= 500_000, sorted(home.items(), key=lambda kv: -kv[1])[:5]
     assert not [u for u in home if "plotly" in u]
     for slug in ("noordenbos", "uk"):
@@ -492,14 +494,16 @@ def _charts_expected(site: Path, url: str) -> int | None:
 
 
 def _one_of_each_kind(site: Path, urls: list[str]) -> list[str]:
-    """Every page that is not a board page, and one board page of each kind (each number of charts, with and
-    without house rules), the classic board's among them: the board pages share one template."""
+    """Every page that is neither a board page nor a guide page, one board page of each kind (each number of charts,
+    with and without house rules), the classic board's among them (the board pages share one template), and the
+    guide's first page and its command-line page (the widest tables; the guide's pages share one layout)."""
     kinds: dict[tuple, str] = {}
     for url in urls:
         if url.startswith("/boards/") and url != "/boards/classic/":
             record = json.loads((site / "data" / f"{url.split('/')[2]}.json").read_text())
             kinds.setdefault((_charts_expected(site, url), bool(record["results"]["board"].get("roll_again_on"))), url)
-    return [u for u in urls if not u.startswith("/boards/") or u == "/boards/classic/" or u in kinds.values()]
+    return [u for u in urls if not u.startswith(("/boards/", "/guide/")) or u in ("/boards/classic/", *kinds.values())
+            or u in ("/guide/", "/guide/cli/")]
 
 
 def _walk_on_a_phone(built_site: Path, server: str, open_page, urls: list[str]) -> dict[str, list[str]]:
@@ -526,8 +530,8 @@ def _walk_on_a_phone(built_site: Path, server: str, open_page, urls: list[str]) 
 
 def test_each_kind_of_page_loads_draws_its_charts_and_fits_a_phone(
         built_site: Path, built_site_address: str, server: str, open_page) -> None:
-    """Every page but the board pages, one board page of each kind and the 404 page, at 390 px (the long checks
-    walk every page)."""
+    """Every page but the board and guide pages, one board page of each kind, two of the guide and the 404 page, at
+    390 px (the long checks walk every page)."""
     urls = _sitemap_paths(built_site, built_site_address)
     assert len(urls) == len(_pages(built_site)) - 1 and "/method/" in urls, urls  # every page but 404.html
     chosen = _one_of_each_kind(built_site, urls)

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from helpers import board_file
 
-from chutes.compute import stage
+from chutes.compute.board import cost
 from chutes.compute.board.file import board_from_mapping, load_board
 from chutes.compute.board.problems import BoardError
 from chutes.compute.numbers import fraction_from_json
 from chutes.compute.record import build as assemble
+from chutes.compute.record import schema
 from chutes.compute.record.build import board_experiments, board_record
 from chutes.compute.record.key import cache_key
 from chutes.compute.record.schema import BoardRecord, ComputedRecord, Experiments, FirstPlayer, Skipped
@@ -176,8 +177,8 @@ def test_a_record_s_arithmetic_is_checked_once_for_each_checksum(boards_dir: Pat
     [tiny] = [o for o in outcomes if o.slug == "tiny"]
     board = load_board(boards_dir / "tiny.toml")
     seen: list[bool] = []
-    real = stage.checked_record
-    monkeypatch.setattr(stage, "checked_record", lambda r, checked_before: seen.append(checked_before) or
+    real = schema.checked_record
+    monkeypatch.setattr(schema, "checked_record", lambda r, checked_before: seen.append(checked_before) or
                         real(r, checked_before=checked_before))
     first, problem = cached_record(cache, board)
     assert problem is None and cache.verified(tiny.path) == json.loads(tiny.path.read_bytes())["checksum"]
@@ -193,6 +194,39 @@ def test_a_record_s_arithmetic_is_checked_once_for_each_checksum(boards_dir: Pat
     _run(boards_dir, cache, prune=True)
     assert sorted(p.name for p in cache.directory.glob(".*.verified")) == \
         [f".{p.name}.verified" for p in cache.records()] and not tiny.path.exists()
+
+
+def test_a_run_that_only_updates_reads_no_record_unchanged_since_its_check(boards_dir: Path, tmp_path: Path,
+                                                                          monkeypatch) -> None:
+    """`update(read=False)` (`chutes compute`) finds a record up to date from its bytes and its marker alone,
+    neither parsing nor costing it again; a record changed under a valid checksum of its own, or never checked, is
+    read and checked in full (and the changed one refused and recomputed)."""
+    cache = ResultCache(tmp_path / "cache")
+    _run(boards_dir, cache)
+    seen: list[bool] = []
+    real = schema.checked_record
+    monkeypatch.setattr(schema, "checked_record", lambda r, checked_before: seen.append(checked_before) or
+                        real(r, checked_before=checked_before))
+    _run(boards_dir, cache)  # the records' first read: each is checked in full and marked
+    assert seen == [False, False]
+    costed: list[str] = []
+    real_cost = cost.check_cost
+    monkeypatch.setattr(cost, "check_cost", lambda board, name: costed.append(name) or real_cost(board, name))
+    fresh = ResultCache(cache.directory)
+    outcomes = update(load_all(boards_dir, computed=lambda b: fresh.unchanged(b.slug, cache_key(b))), fresh,
+                      progress=False, read=False)
+    assert [(o.computed, o.record) for o in outcomes] == [(False, None), (False, None)]
+    assert seen == [False, False] and costed == []
+    [tiny] = [o for o in outcomes if o.slug == "tiny"]
+    record = json.loads(tiny.path.read_bytes())
+    record["results"]["expected_turns"]["numerator"] += "0"
+    record["checksum"] = checksum(record)
+    tiny.path.write_bytes(dumps(record))
+    messages: list[str] = []
+    again = update(load_all(boards_dir, computed=lambda b: fresh.unchanged(b.slug, cache_key(b))), fresh,
+                   log=messages.append, progress=False, read=False)
+    assert len(costed) == 1 and "tiny.toml" in costed[0] and seen == [False, False, False]
+    assert [o.computed for o in again] == [False, True] and "not a reduced fraction" in messages[0]
 
 
 def test_changed_board_is_a_miss_and_replaces_the_old_file(boards_dir: Path, tmp_path: Path) -> None:

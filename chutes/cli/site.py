@@ -14,7 +14,7 @@ from .group import PLAIN_DIGITS, CommandFunction, main, open_project, project_op
 
 if TYPE_CHECKING:
     from chutes.compute.record.schema import BoardRecord
-    from chutes.compute.stage import Known
+    from chutes.compute.stage import Known, Outcome
     from chutes.site_build.project import Project
 
 
@@ -45,32 +45,42 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
     known: Known = {}
 
     def records(project: Project) -> list[BoardRecord]:
-        from chutes.compute.store.sweep import start_workers_early
         from chutes.site_build.records import load_record
 
-        if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
-            start_workers_early("chutes.compute.stage")  # the workers' imports overlap this process's own
-        from chutes.compute.stage import load_all, update
-        from chutes.compute.store.results import ResultCache
-        from chutes.progress import BoardProgress
-
-        boards = load_all(project.boards_dir, only)
-        for board in boards if not quiet else ():
-            if not board.source:
-                say(f"note: {board.slug} has no source: its page will not say where the board comes from")
-        shown = BoardProgress()
-        try:
-            outcomes = update(boards, ResultCache(project.cache_dir), force=force, log=say,
-                              jobs=os.cpu_count() or 1, prune=not only, progress=False, scheduler=scheduler,
-                              known=known,
-                              on_start=None if quiet else lambda b, s: shown.start(b.slug, s),
-                              on_done=None if quiet else lambda o: shown.done(o.slug, o.computed, o.seconds,
-                                                                              o.estimate, o.path.name))
-        finally:
-            shown.close()
+        outcomes = _up_to_date(project, only, force, quiet, scheduler, known)
         return [o.record or load_record(o.path) for o in outcomes]
 
     return records
+
+
+def _up_to_date(project: Project, only: tuple[str, ...], force: bool, quiet: bool, scheduler: str | None,
+                known: Known | None, read: bool = True) -> list[Outcome]:
+    """Every board of the project (or `only`) brought up to date in its cache (`compute.stage.update`); with `read`
+    false, a record unchanged since its last full check is neither read nor costed again (`chutes compute`)."""
+    if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
+        from chutes.compute.store.sweep import start_workers_early
+
+        start_workers_early("chutes.compute.stage")  # the workers' imports overlap this process's own
+    from chutes.compute.record.key import cache_key
+    from chutes.compute.stage import load_all, update
+    from chutes.compute.store.results import ResultCache
+    from chutes.progress import BoardProgress
+
+    cache = ResultCache(project.cache_dir)
+    computed = None if force or read else lambda board: cache.unchanged(board.slug, cache_key(board))
+    boards = load_all(project.boards_dir, only, computed)
+    for board in boards if not quiet else ():
+        if not board.source:
+            say(f"note: {board.slug} has no source: its page will not say where the board comes from")
+    shown = BoardProgress()
+    try:
+        return update(boards, cache, force=force, log=say, jobs=os.cpu_count() or 1, prune=not only,
+                      progress=False, scheduler=scheduler, known=known, read=read,
+                      on_start=None if quiet else lambda b, s: shown.start(b.slug, s),
+                      on_done=None if quiet else lambda o: shown.done(o.slug, o.computed, o.seconds, o.estimate,
+                                                                      o.path.name))
+    finally:
+        shown.close()
 
 
 @main.command(name="compute", help="Solve every board of the project's site_src/boards/ exactly and cache the "
@@ -83,7 +93,8 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
 def compute_command(only: tuple[str, ...], force: bool, scheduler: str | None, boards_dir: Path | None,
                     cache_dir: Path | None, project: Path | None) -> None:
     """Update the results cache."""
-    compute_stage(only, force, scheduler=scheduler)(open_project(project, boards_dir=boards_dir, cache_dir=cache_dir))
+    _up_to_date(open_project(project, boards_dir=boards_dir, cache_dir=cache_dir), only, force, False, scheduler,
+                None, read=False)
 
 
 def _engine_option(fn: CommandFunction) -> CommandFunction:

@@ -24,10 +24,11 @@ from ..solve.chain import TurnChain, turn_chain
 from ..solve.modular import in_one_process
 from ..solve.races import Certified, races_together, rounds_record
 from ..solve.simulate import Estimate, first_player_share, mean_turns, two_player_games
+from . import SCHEMA_VERSION
 from .criteria import SIMULATION_Z
 from .key import SIMULATED_GAMES, SIMULATION_SEED, cache_key
 from .results import solve
-from .schema import SCHEMA_VERSION, ComputedRecord, ExactValue, Experiments, Skipped
+from .schema import ComputedRecord, ExactValue, Experiments, Skipped
 from .series import bound_series, diagonal_series, length_series, position_series, square_series
 
 EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import __version__, code_hash
 from ..board.model import Board
 from ..store.files import key_of
-from .schema import SCHEMA_VERSION
+from . import SCHEMA_VERSION
 
 SIMULATED_GAMES = 1_000_000
 SIMULATION_SEED = 20261122

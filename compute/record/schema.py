@@ -33,10 +33,6 @@ from ..numbers import decimal_string, exact_json, fraction_json
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
-SCHEMA_VERSION = 13
-"""The version of the record's layout and meaning; CHANGELOG.md records each change."""
-
-
 _TEN, _TEN_40 = gmpy2.mpz(10), gmpy2.mpz(10) ** 40
 
 

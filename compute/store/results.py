@@ -6,11 +6,11 @@ read again with that checksum is the same bytes, checked by the same code (its k
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .files import read_checked, store, write_atomic
+from .files import holds, read_checked, store, write_atomic
 
 
 @dataclass
@@ -18,6 +18,7 @@ class ResultCache:
     """The cache folder: `<slug>-<key prefix>.json` per board."""
 
     directory: Path
+    _unchanged: dict[Path, tuple[int, int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def path(self, slug: str, key: str) -> Path:
         """Where the results for this slug and key live."""
@@ -42,6 +43,24 @@ class ResultCache:
             return _marker(path).read_text()
         except (OSError, UnicodeDecodeError):
             return ""
+
+    def unchanged(self, slug: str, key: str) -> bool:
+        """Whether the board's record for `key` is the very bytes that last passed every check of its model (its
+        marker's checksum holds for them): up to date without being read as JSON. Once true, true again for this
+        cache while the file's size, modification time and inode stay the same."""
+        path = self.path(slug, key)
+        try:
+            stat = path.stat()
+        except OSError:
+            return False
+        seen = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        if self._unchanged.get(path) == seen:
+            return True
+        claimed = self.verified(path)
+        if not claimed or not holds(path, key, claimed):
+            return False
+        self._unchanged[path] = seen
+        return True
 
     def mark_verified(self, path: Path, checksum: str) -> None:
         """Note that the record at `path`, with this checksum, passed every check of its model (nothing is noted
