@@ -65,7 +65,7 @@ def test_solve_in_a_language_prints_the_pages_sentences():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[:-1] == words("fr").summary(solve(chain("tiny"))).splitlines()
-    assert "Partie moyenne\u00a0: 8,8333 tours pour un joueur seul" in out.stdout
+    assert "Durée moyenne d'une partie\u00a0: 8,8333 tours pour un joueur seul" in out.stdout
     assert lines[-1].startswith("  (résolu en ") and lines[-1].endswith(" s)")
     race = chutes("solve", "tiny", "--players", "3", "--lang", "de")
     assert "Spieler 1 (auf Feld 0) gewinnt mit der Wahrscheinlichkeit 0,3776" in race.stdout

@@ -246,7 +246,7 @@ def test_a_template_reads_the_record_by_its_fields(bundled_models: list[BoardRec
     templates = tmp_path / "templates"
     templates.mkdir()
     (templates / "data.md.j2").write_text("{{ boards[0].record.results.board.squares_count }}\n")
-    with pytest.raises(SiteError, match=r"^templates/data.md.j2: .*squares_count"):
+    with pytest.raises(SiteError, match=r"^templates/data.md.j2:1: .*squares_count"):
         render.render_pages(_two(bundled_models), [templates, DEFAULT_TEMPLATES])
     (templates / "data.md.j2").write_text("{% for p in boards %}{{ p.slug }}: "
                                           "{{ p.record.players.first_of_three is skipped }}\n{% endfor %}")

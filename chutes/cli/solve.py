@@ -142,7 +142,7 @@ def strategy(board: str, as_json: bool, project: Path | None) -> None:
     click.echo("  The best play flips on: " + "; ".join(f"square {q}: {', '.join(map(str, rolls))}"
                                                      for q, rolls in by_square.items()))
     later: dict[tuple[int, int, int, bool], list[int]] = {}
-    for c in found["later"]:
+    for c in found.get("later", []):  # under a roll-again limit only
         later.setdefault((c["square"], c["roll"], c["rolls_so_far"], c["flip"]), []).append(c["began"])
     if later:
         click.echo("  Later in a turn it plays otherwise: " + "; ".join(
