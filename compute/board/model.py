@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from .problems import BoardError, board_problems
 from .rules import roll_landing, roll_target
@@ -48,7 +48,7 @@ class Board(BaseModel):
     weights: tuple[int, ...] | None = None
     start: int = 0
     source: str = ""
-    translations: tuple[tuple[str, Words], ...] = ()
+    translations: tuple[tuple[str, Words], ...] = Field(default=(), repr=False)
     """The title and source in other languages, by language code in code order (a board file's `translations`):
     words, not the game, so not in `canonical`."""
     slug: str = ""
