@@ -14,6 +14,7 @@ same pages.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,7 @@ def guide_pages(project: Project) -> dict[str, str]:
         plain, template = project.guide_dir / name, project.guide_dir / f"{name}.j2"
         book = (project.guide_dir / name).with_suffix(".ipynb")
         if plain.is_file():
-            pages[f"{FOLDER}/{name}"] = plain.read_text(encoding="utf-8")
+            pages[f"{FOLDER}/{name}"] = unsearched_code(plain.read_text(encoding="utf-8"))
             continue
         if book.is_file():
             pages[f"{FOLDER}/{name}"] = notebook.notebook_markdown(book, chart_prefix=book.stem)
@@ -94,12 +95,22 @@ def guide_pages(project: Project) -> dict[str, str]:
                             "mkdocs.yml)")
         context = context if context is not None else _context(project)
         try:
-            pages[f"{FOLDER}/{name}"] = env.get_template(f"{name}.j2").render(**context)
+            pages[f"{FOLDER}/{name}"] = unsearched_code(env.get_template(f"{name}.j2").render(**context))
         except TemplateSyntaxError as exc:
             raise SiteError(f"guide/{exc.name or name}:{exc.lineno}: {exc.message}") from None
         except TemplateError as exc:
             raise SiteError(f"guide/{name}.j2: {exc.message}") from None
     return pages
+
+
+FENCE = re.compile(r"^(`{3,})[^\n`]*\n.*?^\1[ \t]*$", re.M | re.S)
+"""A fenced code block at the start of its lines (not one inside a tab, a note or another block)."""
+
+
+def unsearched_code(markdown: str) -> str:
+    """The page with each of its top-level code blocks (commands, examples, files) in a block left out of the search
+    index: the guide is found by its words and headings, and the index every page loads stays small."""
+    return FENCE.sub(lambda m: f"<div data-search-exclude markdown>\n\n{m.group(0)}\n\n</div>", markdown)
 
 
 def guide_nav() -> list[str]:

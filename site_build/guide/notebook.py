@@ -35,16 +35,17 @@ def notebook_markdown(path: Path, chart_prefix: str = "tutorial") -> str:
     for number, cell in enumerate(notebook.cells, start=1):
         if cell.cell_type == "markdown":
             parts.append(cell.source.strip())
-        elif cell.cell_type == "code":
-            parts.append(f"```py\n{cell.source.strip()}\n```")
+        elif cell.cell_type == "code":  # the code and its outputs: on the page, not in the search index
+            shown = [f"```py\n{cell.source.strip()}\n```"]
             for output in cell.get("outputs", []):
                 if output.output_type == "error":
                     raise SiteError(f"{path}: cell {number} stored an error ({output.ename}): run the notebook again")
                 if output.output_type == "stream":
-                    parts.append(_text(output.text))
+                    shown.append(_text(output.text))
                 elif output.output_type in ("execute_result", "display_data"):
                     charts += PLOTLY in output.data
-                    parts.append(_shown(output.data, output.get("metadata", {}), f"{chart_prefix}-{charts}"))
+                    shown.append(_shown(output.data, output.get("metadata", {}), f"{chart_prefix}-{charts}"))
+            parts.append("<div data-search-exclude markdown>\n\n" + "\n\n".join(p for p in shown if p) + "\n\n</div>")
     return "\n\n".join(part for part in parts if part) + "\n"
 
 
