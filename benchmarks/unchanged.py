@@ -92,8 +92,8 @@ def main() -> None:
     boards = len(list((ROOT / "site_src" / "boards").glob("*.toml")))
     intro = (
         f"Nothing to compute (`python benchmarks/unchanged.py`, {platform.machine()}, run {time.strftime('%Y-%m-%d')}):"
-        f" `chutes compute` of the {boards} bundled boards of the day as a whole process, every record up to date; the first "
-        f"read of the records alone, then {repeats} runs per checkout, interleaved, "
+        f" `chutes compute` of the {boards} bundled boards of the day as a whole process, every record up to date; "
+        f"the first read of the records alone, then {repeats} runs per checkout, interleaved, "
         + (f"then {COLD_RUNS} each after the page cache was emptied (cold: median, and slowest)" if dropped else
            "(no cold runs: emptying the page cache needs root)")
         + f"; the load average reached {load:.1f} on {os.cpu_count()} cores. Budget: median ≤ "
