@@ -1,8 +1,8 @@
-"""Make the font of the charts' still images and the share images, site_build/fonts/chutes-sans.ttf: Latin (with
+"""Make the font of the charts' still images and the share images, site_build/pages/fonts/chutes-sans.ttf: Latin (with
 the accents of Spanish, French and German), Devanagari and Arabic in one file, so that Pillow's raqm layout shapes
 a text mixing them (and digits) in one run.
 
-It is the Noto fonts of Debian's fonts-noto-core 20201225-1 (SIL Open Font License 1.1, site_build/fonts/OFL.txt):
+It is the Noto fonts of Debian's fonts-noto-core 20201225-1 (SIL Open Font License 1.1, site_build/pages/fonts/OFL.txt):
 Noto Sans for Latin, Greek and punctuation, a few signs of Noto Sans Math (arrows, −, ≤, ≥), Noto Sans Devanagari
 and Noto Sans Arabic, each cut down by fontTools to the letters those languages write (their conjuncts and joined
 forms come along with their OpenType tables), without hinting, and merged. The same sources and fontTools give the
@@ -24,7 +24,7 @@ from fontTools.merge import Merger
 from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "site_build" / "fonts" / "chutes-sans.ttf"
+OUT = ROOT / "site_build" / "pages" / "fonts" / "chutes-sans.ttf"
 FAMILY = "Chutes Sans"
 
 

@@ -3,7 +3,7 @@ table, or the box a page script fills, as one block wherever it stands, in a con
 
 Markdown reads raw HTML as a block only at the start of a line; indented in a tab or a note, it reads it tag by
 tag inside a paragraph (`<p><div …>`), which the HTML standard forbids. pymdownx.superfences keeps a fence's
-output whole in either place. `chutes` adds the fence to the engine's configuration (`site_build.engine_config`),
+output whole in either place. `chutes` adds the fence to the engine's configuration (`site_build.engine.engine_config`),
 so that a project's mkdocs.yml need not name it.
 """
 

@@ -2,7 +2,7 @@
 
 The build stage writes everything the engine reads before it runs (`stage`): the Markdown pages and
 downloads, the theme overrides merged into one folder, and a complete configuration file. The engine
-(MkDocs or Zensical, `site_build.engines`) then builds from those files alone; `chutes serve` writes the
+(MkDocs or Zensical, `site_build.engine.engines`) then builds from those files alone; `chutes serve` writes the
 same files into a folder of its own and lets the engine's live reload pick up every change.
 
 One build at a time per project (a lock in its `.cache/`). The new site is built beside the old one and
@@ -34,10 +34,9 @@ from urllib.parse import urlsplit
 from filelock import FileLock
 
 from ..compute.record.schema import BoardRecord
-from . import engines
 from .checks import OUTSIDE_MARK, SiteError, site_problems
-from .docs_tree import write_docs
-from .engine_config import (
+from .engine import engines
+from .engine.engine_config import (
     EngineInputs,
     custom_theme_dir,
     engine_config,
@@ -47,11 +46,12 @@ from .engine_config import (
     write_config,
 )
 from .incremental import Files, Fresh, Parts, digest, stats
-from .nav import all_titled, own_nav, site_nav
-from .new_project import SCAFFOLD
+from .pages.stills import Stills
 from .project import BUNDLED_BOARDS, SITE_MARKER, Area, Project, ProjectError
-from .render import left_out, render_pages
-from .stills import Stills
+from .scaffold import SCAFFOLD
+from .tree.docs_tree import write_docs
+from .tree.nav import all_titled, own_nav, site_nav
+from .tree.render import left_out, render_pages
 
 LOCAL_PREVIEW = "http://127.0.0.1:8000/"
 MARKER_TEXT = "This folder was made by `chutes build`, which replaces its whole content on every build.\n"

@@ -17,12 +17,12 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from ..compute.record.schema import BoardRecord
-from . import engines
-from .engines import QUIET_SECONDS
+from .engine import engines
+from .engine.engines import QUIET_SECONDS
 from .incremental import Parts
 from .pipeline import Phase, Records, chosen_engine, no_phase, stage
 from .project import Project
-from .render import left_out
+from .tree.render import left_out
 
 
 def sources(project: Project) -> list[Path]:

@@ -151,8 +151,8 @@ def built_site(bundled_project, shared_tmp: Path, site_http: ThreadingHTTPServer
     it for the address of its own server), served by this worker's server (`site_http`, which rewrites the
     sitemap's address: Material's instant navigation only takes over links listed in sitemap.xml under the
     page's own host and port)."""
+    from chutes.site_build.pages.records import load_record
     from chutes.site_build.pipeline import build_site
-    from chutes.site_build.records import load_record
 
     project, record_files = bundled_project
     with FileLock(shared_tmp / "site.lock"):

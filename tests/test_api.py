@@ -30,8 +30,8 @@ from chutes.compute.numbers import decimal_string, fraction_from_json, integer_t
 from chutes.compute.record.results import board_json
 from chutes.compute.record.schema import BoardDefinition
 from chutes.compute.solve.chain import safe_squares, turn_chain
-from chutes.site_build.figures import board_figure, play_figure
-from chutes.site_build.stills import still
+from chutes.site_build.pages.figures import board_figure, play_figure
+from chutes.site_build.pages.stills import still
 
 
 def _cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:

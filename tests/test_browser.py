@@ -19,7 +19,8 @@ from playwright.sync_api import Browser, Page
 from chutes.cli.site import compute_stage
 from chutes.compute.board.limits import MAX_PLAYERS
 from chutes.compute.solve.races import position_chances
-from chutes.site_build import board_page, figures, pipeline
+from chutes.site_build import pipeline
+from chutes.site_build.pages import board_page, figures
 
 pytestmark = pytest.mark.browser
 

@@ -42,7 +42,7 @@ def test_solve_json_imports_only_what_it_needs():
     assert "chutes.compute.solve.twoplayer" in loaded
     heavy = {"numpy", "scipy", "numba", "jinja2", "plotly", "mkdocs", "yaml", "tqdm", "threadpoolctl", "dask",
              "multiprocessing",
-             "chutes.site_build.render", "chutes.site_build.board_page", "chutes.site_build.records",
+             "chutes.site_build.tree.render", "chutes.site_build.pages.board_page", "chutes.site_build.pages.records",
              "chutes.compute.record.schema", "chutes.compute.solve.simulate"}
     assert loaded & heavy == set()
 

@@ -31,8 +31,8 @@ from chutes.compute.solve.jumps import shortest_game
 from chutes.compute.solve.landing import landing_chances
 from chutes.compute.solve.races import races_together
 from chutes.compute.solve.strategy import best_play
-from chutes.site_build.constants import constants_script
-from chutes.site_build.figures import cell, grid_columns
+from chutes.site_build.pages.constants import constants_script
+from chutes.site_build.pages.figures import cell, grid_columns
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(browser_group(__name__))]
 

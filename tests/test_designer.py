@@ -30,8 +30,8 @@ from chutes.compute.solve.chain import turn_chain
 from chutes.compute.solve.jumps import shortest_game
 from chutes.compute.solve.landing import landing_chances
 from chutes.compute.solve.races import races_together, seat_chances
-from chutes.site_build import figures
-from chutes.site_build.constants import constants_script, site_constants
+from chutes.site_build.pages import figures
+from chutes.site_build.pages.constants import constants_script, site_constants
 
 READY = ("document.querySelector('#designer') && "
          "['ready', 'invalid', 'unsolved'].includes(document.querySelector('#designer').dataset.state)")

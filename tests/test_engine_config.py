@@ -16,7 +16,7 @@ import yaml
 from helpers import chutes, new_project
 
 from chutes.compute.record.schema import BoardRecord
-from chutes.site_build.engine_config import EngineInputs, Tagged, engine_config, read_config, write_config
+from chutes.site_build.engine.engine_config import EngineInputs, Tagged, engine_config, read_config, write_config
 from chutes.site_build.project import Project
 
 
@@ -134,8 +134,9 @@ def test_the_fence_of_the_templates_raw_html_is_added_to_the_engines_markdown(tm
 
 
 def test_a_missing_engine_is_named_before_any_board_is_computed(tmp_path: Path, monkeypatch) -> None:
-    from chutes.site_build import engines, pipeline
+    from chutes.site_build import pipeline
     from chutes.site_build.checks import SiteError
+    from chutes.site_build.engine import engines
 
     project = new_project(tmp_path / "p")
     monkeypatch.setattr(engines, "find_spec", lambda name: None)

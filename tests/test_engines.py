@@ -11,7 +11,7 @@ import pytest
 from test_browser import ALL_RENDERED, _pages
 
 from chutes.site_build.checks import site_problems
-from chutes.site_build.engines import zensical_theme_dirs
+from chutes.site_build.engine.engines import zensical_theme_dirs
 
 pytestmark = [pytest.mark.browser]
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:/\d[\d,]*)?")
@@ -55,7 +55,7 @@ def test_both_engines_publish_the_guide_as_a_tab_of_its_own(engine_sites: dict[s
     """The guide ("Make your own") is a tab beside the site's own pages in both engines, every page of it built
     from the same Markdown, with the tables generated from the code (the board file's keys, the commands)."""
     from chutes.site_build.guide import PAGES, TAB, page_address
-    from chutes.site_build.nav import RESULTS_TAB
+    from chutes.site_build.tree.nav import RESULTS_TAB
 
     for engine, (site, _) in engine_sites.items():
         for name in PAGES:

@@ -16,9 +16,9 @@ import yaml
 from helpers import REPOSITORY, chutes, new_project
 from uv import find_uv_bin
 
-from chutes.site_build import new_project as new_project_module
-from chutes.site_build.new_project import provide_generator, write_project
+from chutes.site_build import scaffold as new_project_module
 from chutes.site_build.project import SITE_MARKER
+from chutes.site_build.scaffold import provide_generator, write_project
 
 INSTALL = pytest.mark.xdist_group("install")  # one virtualenv per worker: its tests run on one worker
 

@@ -28,18 +28,18 @@ from chutes.compute.experiments import WITHOUT_HOUSE_RULES
 from chutes.compute.record import schema
 from chutes.site_build import checks
 from chutes.site_build.checks import SiteError
-from chutes.site_build.downloads import DOWNLOADS
-from chutes.site_build.engine_config import EngineInputs, engine_config, guide_setting, read_config
-from chutes.site_build.guard import MESSAGE as GUARD_MESSAGE
+from chutes.site_build.engine.engine_config import EngineInputs, engine_config, guide_setting, read_config
+from chutes.site_build.engine.guard import MESSAGE as GUARD_MESSAGE
 from chutes.site_build.guide import PAGES, TAB, guide_nav, guide_pages
 from chutes.site_build.guide.boards import board_keys
 from chutes.site_build.guide.commands import commands
 from chutes.site_build.guide.templates import template_inputs
-from chutes.site_build.nav import RESULTS_TAB, site_nav
-from chutes.site_build.new_project import write_project
+from chutes.site_build.pages.downloads import DOWNLOADS
+from chutes.site_build.pages.records import record_schema, schema_parts
+from chutes.site_build.pages.words import markdown_text
 from chutes.site_build.project import BUNDLED_BOARDS, Project
-from chutes.site_build.records import record_schema, schema_parts
-from chutes.site_build.words import markdown_text
+from chutes.site_build.scaffold import write_project
+from chutes.site_build.tree.nav import RESULTS_TAB, site_nav
 
 BLOCK = re.compile(r"^```(bash|python)\n(.*?)^```", re.M | re.S)
 SKIPPED = {

@@ -23,8 +23,9 @@ from chutes.compute.board.file import load_board
 from chutes.compute.stage import cached_record, update
 from chutes.compute.store.files import checksum, dumps
 from chutes.compute.store.results import ResultCache
-from chutes.site_build import pipeline, words
+from chutes.site_build import pipeline
 from chutes.site_build.checks import unsafe_markup
+from chutes.site_build.pages import words
 from chutes.site_build.project import SITE_MARKER
 
 HOSTILE_TITLE = ("&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; <script>alert(1)</script> {: onclick=alert(3)} "

@@ -1,4 +1,4 @@
-"""What a page depends on (`site_build.incremental`) and the titles the navigation names (`site_build.nav`): the
+"""What a page depends on (`site_build.incremental`) and the titles the navigation names (`site_build.tree.nav`): the
 parts a preview keeps are made again exactly when one of their inputs changes."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from jinja2 import DictLoader, Environment
 
 from chutes.site_build.incremental import Fresh, Parts, template_sources
-from chutes.site_build.nav import all_titled, own_nav, page_title
 from chutes.site_build.project import ProjectError
+from chutes.site_build.tree.nav import all_titled, own_nav, page_title
 
 
 def test_a_page_depends_on_the_templates_it_imports_and_no_other() -> None:

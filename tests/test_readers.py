@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from chutes.compute.record.schema import BoardRecord
-from chutes.site_build import render
 from chutes.site_build.checks import SiteError
+from chutes.site_build.tree import render
 
 
 def test_a_test_board_is_built_but_kept_out_of_menu_home_comparison_and_search(built_site: Path) -> None:

@@ -39,7 +39,7 @@ from chutes.compute.record.words import (
 )
 from chutes.compute.solve.chain import TurnChain, turn_chain
 from chutes.compute.solve.races import rounds_record
-from chutes.site_build.words import digit_groups
+from chutes.site_build.pages.words import digit_groups
 
 SHARE = r"(none|all|no games|all games|(?:exactly |under |over )?[\d.]+%(?: of games)?)"
 
@@ -397,7 +397,7 @@ def test_the_board_page_says_it_in_these_words() -> None:
     """The board page's sentences are these functions' (on a board with large atoms and equal bounds)."""
     from chutes.compute.record.build import board_record
     from chutes.compute.record.schema import BoardRecord, Skipped
-    from chutes.site_build.render import render_pages
+    from chutes.site_build.tree.render import render_pages
 
     computed = board_record(board("zeilberger-line"), Skipped(skipped="left out in this test"))
     record = BoardRecord.model_validate({**computed.json_form(), "checksum": "-"})
@@ -416,7 +416,7 @@ def test_a_board_written_with_snakes_reads_snakes() -> None:
     record (the bundled UK board): never "chutes"."""
     from chutes.compute.record.build import board_record
     from chutes.compute.record.schema import BoardRecord, Skipped
-    from chutes.site_build.render import render_pages
+    from chutes.site_build.tree.render import render_pages
 
     computed = board_record(board("uk"), Skipped(skipped="left out in this test"))
     record = BoardRecord.model_validate({**computed.json_form(), "checksum": "-"})

@@ -19,11 +19,13 @@ from helpers import new_project
 from chutes.cli.site import compute_stage
 from chutes.compute.numbers import decimal_string
 from chutes.compute.record.schema import BoardRecord
-from chutes.site_build import board_page, docs_tree, downloads, figures, pipeline, render
+from chutes.site_build import pipeline
 from chutes.site_build.checks import SiteError, broken_links, outside_references
+from chutes.site_build.pages import board_page, downloads, figures
+from chutes.site_build.pages.tables import board_tables
+from chutes.site_build.pages.words import games, per_thousand, percent, plain, rounded
 from chutes.site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
-from chutes.site_build.tables import board_tables
-from chutes.site_build.words import games, per_thousand, percent, plain, rounded
+from chutes.site_build.tree import docs_tree, render
 
 
 def _files(folder: Path) -> dict[str, bytes]:

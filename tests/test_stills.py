@@ -1,4 +1,4 @@
-"""The charts' still images (site_build/stills.py): drawn from the figures, at the chart's size, kept between
+"""The charts' still images (site_build/pages/stills.py): drawn from the figures, at the chart's size, kept between
 builds, and written beside each page with the markup that shows them."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from PIL import Image, ImageDraw, ImageFont, features
 
 from chutes.compute.board.file import load_board
 from chutes.compute.record.schema import BoardRecord
-from chutes.site_build import board_page, figures, lettering, render, stills
 from chutes.site_build.checks import SiteError
+from chutes.site_build.pages import board_page, figures, lettering, stills
 from chutes.site_build.project import BUNDLED_BOARDS
+from chutes.site_build.tree import render
 
 
 def _image(data: bytes) -> Image.Image:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def _figure(board: Board, flips: Sequence[tuple[int, int]] | None) -> dict:
     from chutes.compute.record.schema import BoardDefinition
-    from chutes.site_build.figures import board_figure, play_figure
+    from chutes.site_build.pages.figures import board_figure, play_figure
 
     definition = BoardDefinition.model_validate(board_json(board))
     return board_figure(definition) if flips is None else play_figure(definition, list(flips))
@@ -32,6 +32,6 @@ def board_plot(board: Board, flips: Sequence[tuple[int, int]] | None = None) -> 
 
 def board_png(board: Board, flips: Sequence[tuple[int, int]] | None = None) -> bytes:
     """The same drawing as a PNG: the still image of the site's figure."""
-    from chutes.site_build.stills import still
+    from chutes.site_build.pages.stills import still
 
     return still(_figure(board, flips))

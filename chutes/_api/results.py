@@ -319,7 +319,7 @@ class Result:
         ...), built by the build stage from the board's record (computed once: a few seconds)."""
         from plotly.graph_objects import Figure
 
-        from chutes.site_build.board_page import BoardPage, chart_figures
+        from chutes.site_build.pages.board_page import BoardPage, chart_figures
 
         return {name: Figure(figure) for name, figure in chart_figures(BoardPage(self._record)).items()}
 

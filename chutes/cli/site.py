@@ -45,7 +45,7 @@ def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool =
     known: Known = {}
 
     def records(project: Project) -> list[BoardRecord]:
-        from chutes.site_build.records import load_record
+        from chutes.site_build.pages.records import load_record
 
         outcomes = _up_to_date(project, only, force, quiet, scheduler, known)
         return [o.record or load_record(o.path) for o in outcomes]
@@ -164,8 +164,8 @@ def new(directory: Path) -> None:
     """Write a ready site project."""
     from chutes.compute import package_version
     from chutes.progress import step
-    from chutes.site_build.new_project import provide_generator, write_project
     from chutes.site_build.project import absolute
+    from chutes.site_build.scaffold import provide_generator, write_project
 
     version = package_version()
     written = write_project(directory, version)

@@ -6,7 +6,7 @@ Its sources are the project's `guide/` folder, outside the package: Markdown pag
 templates (`*.md.j2`) filled with what a module here reads from the code the page describes, each module with
 one job: the board file's keys (`boards`), the command line (`commands`), the templates' inputs, filters and
 default files (`templates`), the Python API from its docstrings (`api`, with griffe), the measurements
-(`performance`); the Data page reuses the Data page's record schema (`site_build.records`). The tutorial is a
+(`performance`); the Data page reuses the Data page's record schema (`site_build.pages.records`). The tutorial is a
 notebook (`guide/tutorial.ipynb`), written as a page with its stored outputs (`notebook`) and published beside it.
 They are rendered here to Markdown in the docs tree before the engine runs, so that MkDocs and Zensical publish the
 same pages.
@@ -21,15 +21,15 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
 
 from ..checks import SiteError, what_is_checked
-from ..downloads import DOWNLOADS
-from ..engine_config import ENGINES, SETTINGS
-from ..guard import MESSAGE as GUARD_MESSAGE
-from ..nav import GENERATED
-from ..new_project import SCAFFOLD
+from ..engine.engine_config import ENGINES, SETTINGS
+from ..engine.guard import MESSAGE as GUARD_MESSAGE
+from ..pages.downloads import DOWNLOADS
+from ..pages.records import record_schema, schema_parts
+from ..pages.words import FILTERS, markdown_text
 from ..project import BUNDLED_BOARDS, Project
-from ..records import record_schema, schema_parts
-from ..render import OCCASIONAL_PAGES
-from ..words import FILTERS, markdown_text
+from ..scaffold import SCAFFOLD
+from ..tree.nav import GENERATED
+from ..tree.render import OCCASIONAL_PAGES
 from . import api, boards, commands, notebook, performance, templates
 
 FOLDER = "guide"

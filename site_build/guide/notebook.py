@@ -17,7 +17,7 @@ from typing import Any
 import nbformat
 
 from ..checks import SiteError
-from ..figures import to_json
+from ..pages.figures import to_json
 
 PLOTLY = "application/vnd.plotly.v1+json"
 IMAGES = ("image/png", "image/jpeg")

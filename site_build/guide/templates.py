@@ -11,10 +11,10 @@ from pathlib import Path
 
 from jinja2 import Environment, meta, nodes
 
-from ..board_page import BoardPage
 from ..checks import SiteError
+from ..pages.board_page import BoardPage
 from ..project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
-from ..render import SKIP_SOURCES, _environment
+from ..tree.render import SKIP_SOURCES, _environment
 
 VALUES = {
     "boards": ("list of BoardPage", "The boards' pages, in the menu's order: the listed boards (on the Data page, "

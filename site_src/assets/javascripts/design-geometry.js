@@ -1,7 +1,7 @@
 /*
  * Where the "Design a board" page draws each square: the zig-zag grid of the printed board (square 1 at the
  * bottom left, the rows running left to right and back), with square 0, off the board, below square 1.
- * The number of columns is the board pages' own (site_build/figures.py, grid_columns), read from the data
+ * The number of columns is the board pages' own (site_build/pages/figures.py, grid_columns), read from the data
  * that `chutes build` writes (constants.js, window.ChutesConstants.GRID_COLUMNS: [squares, columns] steps).
  * A grid is {n, cols, rows}; a place is [column, row], row 0 at the bottom (square 0 on row -1); a centre is
  * [x, y] in the drawing's units (SIZE a square, y downwards). Pure: no page is touched.

@@ -3,7 +3,7 @@ site as data (`assets/javascripts/constants.js`, `window.ChutesConstants`), so t
 
 engine.js, the calculator and the design page's scripts read them from there: the board file's limits and the most
 players (compute/board/limits.py), the turns of "over within" (compute/record/results.py), the colours of the board
-pages' figures and the columns of the board's grid (site_build/figures.py). loader.js loads the file before any
+pages' figures and the columns of the board's grid (site_build/pages/figures.py). loader.js loads the file before any
 script that reads it.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..compute.board.limits import (
+from ...compute.board.limits import (
     MAX_DICE,
     MAX_DIE,
     MAX_PLAYERS,
@@ -21,7 +21,7 @@ from ..compute.board.limits import (
     MAX_WEIGHT,
     RANGES,
 )
-from ..compute.record.results import WITHIN
+from ...compute.record.results import WITHIN
 from . import figures
 
 SCRIPT = "assets/javascripts/constants.js"
@@ -68,5 +68,5 @@ def site_constants() -> dict[str, Any]:
 def constants_script() -> str:
     """The generated script: the values as one global object, set before any script that reads them runs."""
     data = json.dumps(site_constants(), separators=(",", ":"), sort_keys=True)
-    return ("/* Written by `chutes build` from the Python side (site_build/constants.py): do not edit. */\n"
+    return ("/* Written by `chutes build` from the Python side (site_build/pages/constants.py): do not edit. */\n"
             f"window.ChutesConstants = {data};\n")

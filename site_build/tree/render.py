@@ -2,7 +2,7 @@
 
 Pages come from the jinja2 templates, hand-written pages and assets from site_src/ (a project's own files
 first, then the package's defaults: see `site_build.project`), and the values the page scripts share with
-Python from `site_build.constants`. Text from board files goes through `words.plain`. Nothing is written
+Python from `site_build.pages.constants`. Text from board files goes through `words.plain`. Nothing is written
 here: `docs_tree.write_docs` puts the files on disk.
 """
 
@@ -26,20 +26,20 @@ from jinja2 import (
     TemplateSyntaxError,
 )
 
-from ..compute.record.schema import BoardRecord, Skipped
-from . import constants, figures, house_rules_page, literature_page
-from .board_page import BoardPage, board_pages, chart_figures, headlines
-from .checks import SiteError
-from .design_page import DESIGN_LENGTH_FIGURE, design_boards
-from .downloads import distribution_csv, squares_csv
-from .house_rules_page import house_rule_groups
-from .incremental import Files, Fresh, Parts, template_sources
-from .literature_page import LITERATURE, literature_absence, literature_context
-from .project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
-from .records import record_schema, schema_parts
-from .stills import FORMS, NARROW, NARROW_MEDIA, WIDE, Stills, height_of
-from .tables import board_tables, overlay_table
-from .words import FILTERS, rule_sentences
+from ...compute.record.schema import BoardRecord, Skipped
+from ..checks import SiteError
+from ..incremental import Files, Fresh, Parts, template_sources
+from ..pages import constants, figures, house_rules_page, literature_page
+from ..pages.board_page import BoardPage, board_pages, chart_figures, headlines
+from ..pages.design_page import DESIGN_LENGTH_FIGURE, design_boards
+from ..pages.downloads import distribution_csv, squares_csv
+from ..pages.house_rules_page import house_rule_groups
+from ..pages.literature_page import LITERATURE, literature_absence, literature_context
+from ..pages.records import record_schema, schema_parts
+from ..pages.stills import FORMS, NARROW, NARROW_MEDIA, WIDE, Stills, height_of
+from ..pages.tables import board_tables, overlay_table
+from ..pages.words import FILTERS, rule_sentences
+from ..project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 
 SKIP_SOURCES = {"boards", LITERATURE}
 """What in a folder of hand-written sources is not copied into the docs tree: the board files and the literature."""

@@ -16,7 +16,7 @@ from io import BytesIO
 from babel import Locale
 from PIL import ImageDraw, ImageFont, features
 
-from .checks import SiteError
+from ..checks import SiteError
 
 FONT = files(__package__).joinpath("fonts", "chutes-sans.ttf")
 RAQM = features.check("raqm")

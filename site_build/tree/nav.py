@@ -8,9 +8,9 @@ from typing import Any
 
 from mkdocs.utils.meta import get_data
 
-from ..compute.record.schema import BoardRecord
-from .board_page import board_pages
-from .project import ProjectError
+from ...compute.record.schema import BoardRecord
+from ..pages.board_page import board_pages
+from ..project import ProjectError
 
 HEADING = re.compile(r"^# (.*)$", re.MULTILINE)
 PLAIN = re.compile(r"[\w ,.:;()'?!/-]+")

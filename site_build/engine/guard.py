@@ -4,7 +4,7 @@ A chutes project's pages are generated, so plain `mkdocs build` or `mkdocs serve
 empty or stale site over the real one. MkDocs loads this plugin (registered under `mkdocs.plugins`) from
 the project's `plugins: - chutes` entry and stops before it builds or cleans anything, with one line that
 says what to run instead. `chutes` itself reads the entry's settings (`engine`) and leaves it out of the
-configuration it gives the engine (`site_build.engine_config`).
+configuration it gives the engine (`site_build.engine.engine_config`).
 """
 
 from __future__ import annotations

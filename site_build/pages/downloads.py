@@ -9,7 +9,7 @@ import csv
 import io
 import json
 
-from ..compute.record.schema import BoardRecord, Exact
+from ...compute.record.schema import BoardRecord, Exact
 
 DOWNLOADS = {
     "json": ("data/{slug}.json", "The board's whole record, as below (compact JSON)."),

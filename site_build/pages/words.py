@@ -13,7 +13,7 @@ import re
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING
 
-from ..compute.record.words import (
+from ...compute.record.words import (
     bounds_sentence,
     certified,
     games,
@@ -27,7 +27,7 @@ from ..compute.record.words import (
 )
 
 if TYPE_CHECKING:
-    from ..compute.record.schema import BoardDefinition
+    from ...compute.record.schema import BoardDefinition
 
 
 def number(n: int) -> str:

@@ -12,7 +12,7 @@ from .figures import flip_rolls, later_words
 from .words import percent, plain, rounded, share
 
 if TYPE_CHECKING:
-    from ..compute.record.schema import BoardDefinition, BoardRecord, Experiments, LengthSeries
+    from ...compute.record.schema import BoardDefinition, BoardRecord, Experiments, LengthSeries
 
 
 def html_table(headers: list[str], rows: list[list[Any]], caption: str) -> str:

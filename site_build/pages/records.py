@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..compute.record.schema import BoardRecord
-from .checks import SiteError
+from ...compute.record.schema import BoardRecord
+from ..checks import SiteError
 
 
 def load_record(path: Path) -> BoardRecord:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..compute.record.schema import BoardRecord, Duel, Experiments, FirstPlayer, Skipped
+from ...compute.record.schema import BoardRecord, Duel, Experiments, FirstPlayer, Skipped
 from . import figures
 from .downloads import DOWNLOADS, distribution_csv, fraction_text, record_json, size_text, squares_csv
 from .words import games, per_thousand, rounded

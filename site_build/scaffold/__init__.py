@@ -20,7 +20,7 @@ from pathlib import Path
 from string import Template
 from urllib.parse import unquote, urlsplit
 
-from .project import ProjectError, absolute
+from ..project import ProjectError, absolute
 
 DISTRIBUTION = "chutes-exact"
 WHEELS = "wheels"

@@ -22,7 +22,7 @@ from .lettering import draw_text, length, right_to_left
 from .words import MARKDOWN_SPECIALS
 
 if TYPE_CHECKING:
-    from ..compute.record.schema import (
+    from ...compute.record.schema import (
         AddJumpScan,
         BoardDefinition,
         BoundSeries,

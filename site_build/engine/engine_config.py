@@ -8,7 +8,7 @@ both read as it is: no hooks, nothing passed to the engine in memory.
 
 The project's own settings for `chutes` live in its mkdocs.yml as the `chutes` plugin entry
 (`plugins: [search, {chutes: {engine: zensical}}]`): plain `mkdocs build` loads that plugin, which stops at
-once with a pointer to `chutes build` (`site_build.guard`), and the written configuration leaves it out.
+once with a pointer to `chutes build` (`site_build.engine.guard`), and the written configuration leaves it out.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from .fences import FORMAT, RAW_HTML
-from .project import ProjectError
+from ..fences import FORMAT, RAW_HTML
+from ..project import ProjectError
 
 PLUGIN = "chutes"
 SUPERFENCES = "pymdownx.superfences"

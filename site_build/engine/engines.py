@@ -1,6 +1,6 @@
 """The engines that turn a finished docs tree and its configuration file into HTML: MkDocs (with Material) or Zensical.
 
-Each gets only a configuration file that `site_build.engine_config` wrote whole, so they build the same
+Each gets only a configuration file that `site_build.engine.engine_config` wrote whole, so they build the same
 pages from the same inputs. Problems become one SiteError line naming the engine. `chutes serve` with MkDocs
 builds only the pages an edit changed (`MkDocsPreview`); Zensical's own server does the same by itself.
 """
@@ -19,7 +19,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from .checks import SiteError
+from ..checks import SiteError
 
 LABELS = {"mkdocs": "MkDocs", "zensical": "Zensical"}
 SEARCH_INDEX = "search/search_index.json"
@@ -211,7 +211,7 @@ class MkDocsPreview:
         """What the site folder is built from: the configuration, the docs tree and the theme as they are now."""
         from importlib.metadata import version
 
-        from .incremental import digest, stats
+        from ..incremental import digest, stats
 
         area = self.config_file.parent
         return digest(stats([self.config_file, area / "docs", area / "theme", self.site_dir / SEARCH_INDEX]),

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..compute.record.criteria import SIMULATION_Z
-from ..compute.record.literature import Literature, LiteratureError, load_literature, reproduce
+from ...compute.record.criteria import SIMULATION_Z
+from ...compute.record.literature import Literature, LiteratureError, load_literature, reproduce
+from ..checks import SiteError
+from ..project import DEFAULT_SITE_SRC
 from .board_page import BoardPage
-from .checks import SiteError
-from .project import DEFAULT_SITE_SRC
 
 LITERATURE = "literature.toml"
 """The literature file's name in a folder of hand-written sources (a project's first, then the package's)."""
