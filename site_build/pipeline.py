@@ -24,7 +24,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from importlib import metadata
 from importlib.resources import files as package_files
@@ -37,16 +37,21 @@ from ..compute.record.schema import BoardRecord
 from .checks import OUTSIDE_MARK, SiteError, site_problems
 from .engine import engines
 from .engine.engine_config import (
+    Alternate,
     EngineInputs,
     custom_theme_dir,
     engine_config,
     engine_setting,
     guide_setting,
+    languages_setting,
     read_config,
+    site_words,
     write_config,
 )
 from .incremental import Files, Fresh, Parts, digest, stats
+from .pages.language import Language
 from .pages.stills import Stills
+from .pages.theme_words import theme_words
 from .project import BUNDLED_BOARDS, SITE_MARKER, Area, Project, ProjectError
 from .scaffold import SCAFFOLD
 from .tree.docs_tree import write_docs
@@ -117,37 +122,87 @@ class Staged:
     whole: bool = True
     sources: tuple[tuple[str, str], ...] = ()
     """Each file of the docs tree and the author's file it comes from, as a reader names it (`_source_names`)."""
+    language: str = "en"
 
 
 def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Path, site_url: str,
-          engine: str | None = None, parts: Parts | None = None) -> Staged:
-    """Write everything the engine reads into `area`: the pages (with the generator's guide where the project's
-    mkdocs.yml asks for it, `site_build.guide`), the theme overrides and the configuration
-    (touching only files whose content changed, so a live preview reloads once per edit). The site goes to
-    `site_dir`, or to the area's own `site/` for an engine that writes only inside its configuration's folder.
-    With `parts` (a preview's, kept between calls), only the pages whose inputs changed are made again."""
+          engine: str | None = None, parts: dict[str, Parts] | None = None) -> list[Staged]:
+    """Write everything the engine reads into `area`, for each language of the site (`languages_setting`): the
+    pages (with the generator's guide, in the first language only, where the project's mkdocs.yml asks for it,
+    `site_build.guide`), the theme overrides and the configuration (touching only files whose content changed,
+    so a live preview reloads once per edit). The first language's site goes to `site_dir` and each other's to
+    its folder in it (`site_dir/fr`), or to its area's own `site/` for an engine that writes only inside its
+    configuration's folder; each language but the first has its area in `area`'s `languages/` folder. With
+    `parts` (a preview's, kept between calls: one per language), only the pages whose inputs changed are made
+    again. One `Staged` per language, the first language's first."""
     config = read_config(project.config_file)
     chosen = engine or engine_setting(config, project.config_file)
+    codes = languages_setting(config, project.config_file)
     kept = Stills(project.work_dir / "stills")  # the charts' still images, kept between builds
-    files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root), kept,
-                         engines.html_links_from_source(chosen), parts)
-    guide = None
-    if guide_setting(config, project.config_file):  # this repository's reference site: the generator's guide
-        from .guide import TAB, guide_nav, guide_pages
-
-        files.update((parts or Fresh()).part("guide", lambda: [guide_inputs(project)],
-                                             lambda: {**guide_pages(project)}))
-        guide = (TAB, guide_nav())
-    changed = write_docs(files, area.docs_dir)
-    kept.sweep()
     theme_changed = write_docs(dict(theme_files(project, config)), area.theme_dir)
-    out = site_dir if engines.writes_anywhere(chosen) else area.site_dir
-    nav = site_nav(records, files, guide, own_nav(config.get("nav"), files, str(project.config_file)))
-    inputs = EngineInputs(docs_dir=area.docs_dir, theme_dir=area.theme_dir, site_dir=out, site_url=site_url, nav=nav,
-                          tabs=guide is not None)
-    config_changed = write_config(engine_config(config, inputs, area.root), area.config_file)
-    return Staged(chosen, area.config_file, out, tuple(changed),
-                  bool(theme_changed) or config_changed or not all_titled(nav), _source_names(project, files))
+    root_path = urlsplit(site_url).path or "/"
+    named = {code: Language(code).name for code in codes}
+    trees: dict[str, tuple[Area, dict, tuple[str, list[str]] | None]] = {}
+    for code in codes:
+        first = code == codes[0]
+        own = area if first else Area(area.root / "languages" / code)
+        part = None if parts is None else parts.setdefault(code, Parts())
+        files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root), kept,
+                             engines.html_links_from_source(chosen), part, Language(code), shared_root=root_path)
+        guide = None
+        if first and guide_setting(config, project.config_file):  # the reference site: the generator's guide
+            from .guide import TAB, guide_nav, guide_pages
+
+            files.update((part or Fresh()).part("guide", lambda: [guide_inputs(project)],
+                                                lambda: {**guide_pages(project)}))
+            guide = (TAB, guide_nav())
+        trees[code] = (own, files, guide)
+    directory_urls = bool(config.get("use_directory_urls", True))
+    pages = {code: {page_url(rel, directory_urls) for rel in files if rel.endswith(".md")}
+             for code, (_, files, _) in trees.items()}
+    staged = []
+    for code, (own, files, guide) in trees.items():
+        first = code == codes[0]
+        changed = write_docs(files, own.docs_dir)
+        out = site_dir if first else site_dir / code
+        out = out if engines.writes_anywhere(chosen) else own.site_dir
+        language = Language(code)
+        nav = site_nav(records, files, guide, own_nav(config.get("nav"), files, str(project.config_file)), language)
+        up = "" if first else "../"
+        folders = {other: "" if other == codes[0] else f"{other}/" for other in codes}
+        alternates = tuple(Alternate(other, named[other], site_url + folders[other], up + folders[other],
+                                     tuple(sorted(pages[code] - pages[other]))) for other in codes) \
+            if len(codes) > 1 else ()
+        inputs = EngineInputs(docs_dir=own.docs_dir, theme_dir=area.theme_dir, site_dir=out,
+                              site_url=site_url if first else f"{site_url}{code}/", nav=nav, tabs=guide is not None,
+                              language=code, alternates=alternates, shared_root=None if first else root_path,
+                              words=tuple(site_words(config, project.config_file, code).items()),
+                              theme_words=tuple(theme_words(language).items()))
+        config_changed = write_config(engine_config(config, inputs, own.root), own.config_file)
+        staged.append(Staged(chosen, own.config_file, out, tuple(changed),
+                             bool(theme_changed) or config_changed or not all_titled(nav),
+                             _source_names(project, files), code))
+    kept.sweep()
+    _remove_other_languages(area, codes[1:])
+    return staged
+
+
+def page_url(rel: str, directory_urls: bool = True) -> str:
+    """A page's address from the site's root as the engine gives it: boards/classic.md → boards/classic/
+    (index.md → ""), or boards/classic.html without directory addresses."""
+    stem = rel.removesuffix(".md")
+    if not directory_urls:
+        return stem + ".html"
+    stem = stem.removesuffix("index").removesuffix("/") if stem == "index" or stem.endswith("/index") else stem
+    return f"{stem}/" if stem else ""
+
+
+def _remove_other_languages(area: Area, codes: list[str]) -> None:
+    """The areas of languages the site no longer publishes, removed (they would be built into the site)."""
+    folder = area.root / "languages"
+    for old in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if old.name not in codes and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _source_names(project: Project, files: Files) -> tuple[tuple[str, str], ...]:
@@ -337,16 +392,23 @@ def _publish(project: Project, records: list[BoardRecord], url: str, engine: str
     try:
         (staging / SITE_MARKER).write_text(MARKER_TEXT)
         with phase("writing the pages"):
-            staged = stage(project, records, project.build_area, staging, url, engine)
-        with phase(f"building the site with {engines.LABELS[staged.engine]}"):
-            theme_dirs = engines.build(staged.engine, staged.config_file)
-        if staged.site_dir != staging:  # the engine wrote inside the cache folder: the same files, moved
-            shutil.rmtree(staging)
-            shutil.move(staged.site_dir, staging)
-            (staging / SITE_MARKER).write_text(MARKER_TEXT)
+            every = stage(project, records, project.build_area, staging, url, engine)
+        problems: list[str] = []
+        theme_dirs: list[Path] = []
+        for staged in every:  # the first language first: an engine empties its site folder before it writes
+            label = "" if len(every) == 1 else f" ({Language(staged.language).name})"
+            with phase(f"building the site with {engines.LABELS[staged.engine]}{label}"):
+                theme_dirs = engines.build(staged.engine, staged.config_file)
+            target = staging if staged is every[0] else staging / staged.language
+            if staged.site_dir != target:  # the engine wrote inside the cache folder: the same files, moved
+                shutil.rmtree(target, ignore_errors=True)
+                shutil.move(staged.site_dir, target)
+        (staging / SITE_MARKER).write_text(MARKER_TEXT)
         with phase("checking the site"):
             problems = site_problems(staging, theme_dirs, url)
         if problems:
+            sources = {name for staged in every for name in staged.sources}
+            staged = replace(every[0], sources=tuple(sorted(sources)))
             raise SiteError("\n".join(f"site not published: {p}"
                                       for p in explained(problems, staged, project.build_area.docs_dir)))
         publishable(staging)

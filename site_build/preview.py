@@ -82,7 +82,7 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
     area = project.preview_area
     url = f"http://{dev_addr}/"
     engine = chosen_engine(project, engine)
-    parts = Parts()
+    parts: dict[str, Parts] = {}  # each language's pages, kept between edits
     site = engines.MkDocsPreview(area.config_file, area.site_dir, url) if engine == "mkdocs" else None
     said: list[str] = []
 
@@ -97,7 +97,7 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
     with phase("writing the pages"):
         current = records(project)
         notes(current)
-        staged = stage(project, current, area, area.site_dir, url, engine, parts)
+        staged = stage(project, current, area, area.site_dir, url, engine, parts)[0]
     if site is not None:
         with phase("building the pages with MkDocs"):
             site.build(staged.changed, staged.whole)
@@ -108,8 +108,8 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
             try:
                 current = records(project)
                 notes(current)
-                again = stage(project, current, area, area.site_dir, url, engine, parts)
-                made = ", ".join(parts.made) or "none"
+                again = stage(project, current, area, area.site_dir, url, engine, parts)[0]
+                made = ", ".join(parts[again.language].made) or "none"
                 built = site.build(again.changed, again.whole) if site is not None else list(again.changed)
                 log(f"preview updated: pages made again: {made}; files built again: {len(built)}")
             except ValueError as exc:  # BoardError, SiteError, ProjectError: a line each; the last good pages stay

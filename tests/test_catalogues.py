@@ -137,7 +137,7 @@ def test_a_fuzzy_or_missing_message_is_refused(tmp_path) -> None:
     assert problems(path) == [f"{path}: message 'exact' is missing (run pybabel update)"]
 
 
-def test_a_bad_catalogue_is_refused_before_use(tmp_path, monkeypatch) -> None:
+def test_a_bad_catalogue_is_refused_before_use(tmp_path) -> None:
     def drop(message) -> bool:
         if message.id == "under %(percent)s":
             message.string = "moins de 1 %%"
@@ -145,17 +145,14 @@ def test_a_bad_catalogue_is_refused_before_use(tmp_path, monkeypatch) -> None:
         return False
 
     path = _broken(tmp_path, "fr", drop)
-    monkeypatch.setattr(catalogues, "FOLDER", tmp_path)
-    translations.cache_clear()
-    try:
-        with pytest.raises(LanguageError) as error:
-            translations("fr")
-        assert str(error.value) == (f"{path}: message 'under %(percent)s': the translation's placeholders [] "
-                                    "differ from the English ['percent']")
-        with pytest.raises(LanguageError, match=r"^no catalogue for the language 'hi': the languages are en, fr$"):
-            translations("hi")
-    finally:
-        translations.cache_clear()
+    shutil.copy(TEMPLATE, tmp_path / TEMPLATE.name)
+    folder = catalogues.Catalogues(tmp_path, TEMPLATE.name)
+    with pytest.raises(LanguageError) as error:
+        folder.translations("fr")
+    assert str(error.value) == (f"{path}: message 'under %(percent)s': the translation's placeholders [] "
+                                "differ from the English ['percent']")
+    with pytest.raises(LanguageError, match=r"^no catalogue for the language 'hi': the languages are en, fr$"):
+        folder.translations("hi")
 
 
 def test_english_reads_no_catalogue() -> None:

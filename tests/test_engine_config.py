@@ -98,7 +98,7 @@ def test_tags_and_settings_survive_the_round_trip(tmp_path: Path) -> None:
     written = engine_config(config, inputs, base=tmp_path)
     assert write_config(written, out) and not write_config(written, out), "an unchanged file is not rewritten"
     again = read_config(out)
-    assert again["theme"] == {"name": "material", "custom_dir": "t"}, "inside the config's folder: relative"
+    assert again["theme"] == {"name": "material", "custom_dir": "t", "language": "en"}, "inside the folder: relative"
     assert again["docs_dir"] == "d" and again["site_dir"] == "elsewhere/s"
     assert again["plugins"] == [{"search": {}}] and "hooks" not in again
     assert again["extra"]["token"] == Tagged("!ENV", ["TOKEN", "none"])

@@ -92,8 +92,8 @@ def test_the_build_refuses_markup_the_templates_did_not_write(tmp_path: Path, mo
     (project.boards_dir / "tiny.toml").write_text(
         (project.boards_dir / "tiny.toml").read_text().replace('title = "A 10-square test board"',
                                                                'title = "<img src=data:, onerror=alert(1)>"'))
-    monkeypatch.setitem(words.FILTERS, "md", lambda text: text)  # as if the templates forgot to escape
-    monkeypatch.setitem(words.FILTERS, "front_matter", json.dumps)
+    monkeypatch.setattr(words, "plain", lambda text: text)  # as if the templates forgot to escape
+    monkeypatch.setattr(words, "front_matter", json.dumps)
     with pytest.raises(Exception, match="event handler attribute onerror"):
         pipeline.build_site(project, compute_stage(quiet=True))
     assert not project.site_dir.exists()

@@ -39,7 +39,7 @@ from chutes.compute.record.words import (
 )
 from chutes.compute.solve.chain import TurnChain, turn_chain
 from chutes.compute.solve.races import rounds_record
-from chutes.site_build.pages.words import digit_groups
+from chutes.site_build.pages.words import PageWords
 
 SHARE = r"(none|all|no games|all games|(?:exactly |under |over )?[\d.]+%(?: of games)?)"
 
@@ -324,7 +324,7 @@ def test_a_chance_that_ends_within_its_digits_is_shown_whole() -> None:
 
     assert leading_digits(first(Fraction(3, 4))) == "0.75" and leading_digits(first(Fraction(1))) == "1"
     assert leading_digits(first(Fraction(2, 3))) == "0." + "6" * 50 + "…"
-    assert digit_groups("0." + "6" * 12 + "…") == "0.66666 66666 66…"
+    assert PageWords().digit_groups("0." + "6" * 12 + "…") == "0.66666 66666 66…"
 
 
 def test_a_one_sided_die_is_estimated_and_stated() -> None:

@@ -112,7 +112,7 @@ class Words:
             return named[0]
         return self._("%(rolls)s or %(last)s", rolls=self._separated(named[:-1]), last=named[-1])
 
-    def _ordinal(self, n: int) -> str:
+    def ordinal(self, n: int) -> str:
         """'second' to 'tenth', then '11th': the n-th of a roll in one turn."""
         words = {2: self.pgettext("ordinal", "second"), 3: self.pgettext("ordinal", "third"),
                  4: self.pgettext("ordinal", "fourth"), 5: self.pgettext("ordinal", "fifth"),
@@ -176,7 +176,7 @@ class Words:
             else:
                 sentence = self._("%(a_roll)s rolls again, up to %(times)s in a turn; a %(nth)s %(roll)s in one "
                                   "turn is not moved and sends the token %(where)s.", a_roll=a_roll,
-                                  times=self._times(limit), nth=self._ordinal(limit + 1), roll=self.label(again),
+                                  times=self._times(limit), nth=self.ordinal(limit + 1), roll=self.label(again),
                                   where=where)
             sentences.append(sentence[:1].upper() + sentence[1:])
         if board.get("choice") == "coin":

@@ -27,6 +27,9 @@ SUPERFENCES = "pymdownx.superfences"
 ENGINES = ("mkdocs", "zensical")
 DEFAULT_ENGINE = "mkdocs"
 TABS = "navigation.tabs"
+DEFAULT_LANGUAGE = "en"
+SITE_WORDS = ("site_name", "site_description")
+"""What a project's `translations` setting gives in another language."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,13 @@ def _entry_name(entry: Any) -> str:
 
 SETTINGS = {"engine": "the engine that turns the pages into HTML: mkdocs (the default) or zensical",
             "guide": "true only in this repository's own project: the reference site carries the generator's guide "
-                     "(a tab of its own, from the project's guide/ folder); a `chutes new` project leaves it out"}
+                     "(a tab of its own, from the project's guide/ folder); a `chutes new` project leaves it out",
+            "languages": "the languages the reader pages are published in, as ISO 639 codes (`[en, fr, hi]`; the "
+                         "default is `[en]`): the first at the site's root, each other in its own folder (/fr/), "
+                         "joined by a language selector; each needs the site's and the wording's catalogues",
+            "translations": "the site's own name and description in the other languages: `{fr: {site_name: ..., "
+                            "site_description: ...}}` (each language of `languages`; a missing one stays as "
+                            "mkdocs.yml says)"}
 """The settings a project's mkdocs.yml may give under its `chutes` plugin entry, with what each does."""
 
 
@@ -121,8 +130,46 @@ def chutes_settings(config: dict[str, Any], path: Path) -> dict[str, Any]:
             if not isinstance(options.get("guide", False), bool):
                 raise ProjectError(f"{path}: plugins → chutes → guide: expected true or false, "
                                    f"got {options['guide']!r}")
+            _check_languages(options, path)
             return dict(options)
     return {}
+
+
+def _check_languages(options: dict[str, Any], path: Path) -> None:
+    """The `languages` and `translations` settings checked, a line naming the setting and what is wrong."""
+    from ..pages.language import languages
+
+    where = f"{path}: plugins → chutes → languages"
+    chosen = options.get("languages", [DEFAULT_LANGUAGE])
+    if not isinstance(chosen, list) or not chosen or not all(isinstance(c, str) for c in chosen):
+        raise ProjectError(f"{where}: expected a list of language codes such as [en, fr], got {chosen!r}")
+    known = languages()
+    for code in chosen:
+        if code not in known:
+            raise ProjectError(f"{where}: no catalogue for {code!r} (the languages with one: {', '.join(known)})")
+        if chosen.count(code) > 1:
+            raise ProjectError(f"{where}: {code!r} is listed twice")
+    translations = options.get("translations", {})
+    if not isinstance(translations, dict):
+        raise ProjectError(f"{path}: plugins → chutes → translations: expected a mapping of language → "
+                           f"{{site_name: ..., site_description: ...}}, got {translations!r}")
+    for code, words in translations.items():
+        key = f"{path}: plugins → chutes → translations → {code}"
+        if code not in chosen[1:]:
+            raise ProjectError(f"{key}: not one of the site's other languages ({', '.join(chosen[1:]) or 'none'})")
+        if not isinstance(words, dict) or not set(words) <= set(SITE_WORDS) or \
+                not all(isinstance(v, str) for v in words.values()):
+            raise ProjectError(f"{key}: expected text for {' and '.join(SITE_WORDS)} only, got {words!r}")
+
+
+def languages_setting(config: dict[str, Any], path: Path) -> list[str]:
+    """The languages the project publishes (`plugins: - chutes: {languages: [en, fr]}`), the first at the root."""
+    return list(chutes_settings(config, path).get("languages", [DEFAULT_LANGUAGE]))
+
+
+def site_words(config: dict[str, Any], path: Path, code: str) -> dict[str, str]:
+    """The site's own name and description in a language (`translations`), where the project gives them."""
+    return dict(chutes_settings(config, path).get("translations", {}).get(code, {}))
 
 
 def engine_setting(config: dict[str, Any], path: Path) -> str:
@@ -136,6 +183,23 @@ def guide_setting(config: dict[str, Any], path: Path) -> bool:
 
 
 @dataclass(frozen=True)
+class Alternate:
+    """A language of the site as another language's build names it: the theme's selector
+    (templates/theme/partials/alternate.html) leads from a page to the same page there, or to its home page
+    where it has no such page (`missing`)."""
+
+    code: str
+    name: str
+    """The language's name in itself ("Français")."""
+    link: str
+    """Its home page's address."""
+    folder: str
+    """Its folder from this build's root ("", "fr/", "../", "../de/")."""
+    missing: tuple[str, ...] = ()
+    """The addresses of this build's pages that it does not have (the generator's guide, in English only)."""
+
+
+@dataclass(frozen=True)
 class EngineInputs:
     """Everything `chutes` sets in the engine's configuration."""
 
@@ -146,6 +210,18 @@ class EngineInputs:
     nav: list[Any]
     tabs: bool = False
     """The navigation's top-level sections as tabs (the guide's "Make your own" beside the results)."""
+    language: str = DEFAULT_LANGUAGE
+    """The language of this build (`theme.language`, which also sets the direction: right to left for Arabic)."""
+    alternates: tuple[Alternate, ...] = ()
+    """Every language of the site, for the language selector and the pages' `hreflang` links (`extra.alternate`);
+    empty for a site in one language."""
+    shared_root: str | None = None
+    """In a language other than the first: the site's path ("/", "/chutes/"), where the scripts, styles and
+    downloads every language shares are."""
+    words: tuple[tuple[str, str], ...] = ()
+    """The site's name and description in this language (`site_words`), where the project gives them."""
+    theme_words: tuple[tuple[str, str], ...] = ()
+    """What the theme's own template says, in this language (`extra.chutes.words`: `pages.theme_words`)."""
 
 
 def _beside(path: Path, base: Path) -> str:
@@ -183,10 +259,48 @@ def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> d
         out["theme"]["features"] = [*features, TABS]
     out.update(docs_dir=_beside(inputs.docs_dir, base), site_dir=_beside(inputs.site_dir, base),
                site_url=inputs.site_url, nav=inputs.nav)
+    out["theme"]["language"] = inputs.language
+    out.update(dict(inputs.words))
+    extra = dict(out.get("extra") or {})
+    extra["chutes"] = {**(extra.get("chutes") or {}), "words": dict(inputs.theme_words)}
+    out["extra"] = extra
+    if inputs.alternates:
+        extra["alternate"] = [{"name": alt.name, "link": alt.link, "lang": alt.code, "folder": alt.folder,
+                               "missing": list(alt.missing)} for alt in inputs.alternates]
+    if inputs.shared_root is not None:
+        _shared_from(out, inputs.shared_root)
     out["plugins"] = [entry for entry in plugin_entries(config) if _entry_name(entry) != PLUGIN]
     out["markdown_extensions"] = _with_raw_html_fence(config.get("markdown_extensions"))
     out.pop("hooks", None)
     return out
+
+
+SHARED_ASSETS = ("assets/javascripts/", "assets/stylesheets/")
+
+
+def _shared_from(out: dict[str, Any], root: str) -> None:
+    """A build in another language than the first reads the scripts and styles every language shares from the
+    site's root (`root`, its path): `extra_javascript` and `extra_css` entries in their folders are given from
+    there, the theme is told where (`extra.chutes.shared`), and Markdown links from the site's root (to the
+    downloads) are expected."""
+    def moved(entry: Any) -> Any:
+        if isinstance(entry, str) and entry.startswith(SHARED_ASSETS):
+            return root + entry
+        if isinstance(entry, dict) and str(entry.get("path", "")).startswith(SHARED_ASSETS):
+            return {**entry, "path": root + entry["path"]}
+        return entry
+
+    for key in ("extra_javascript", "extra_css"):
+        if out.get(key):
+            out[key] = [moved(entry) for entry in out[key]]
+    extra = dict(out.get("extra") or {})
+    extra["chutes"] = {**(extra.get("chutes") or {}), "shared": root}
+    out["extra"] = extra
+    validation = dict(out.get("validation") or {})
+    links = dict(validation.get("links") or {})
+    links["absolute_links"] = "info"  # the downloads, from the site's root: the build's own checks follow them
+    validation["links"] = links
+    out["validation"] = validation
 
 
 def custom_theme_dir(config: dict[str, Any], root: Path) -> Path | None:

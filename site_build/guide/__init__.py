@@ -25,7 +25,7 @@ from ..engine.engine_config import ENGINES, SETTINGS
 from ..engine.guard import MESSAGE as GUARD_MESSAGE
 from ..pages.downloads import DOWNLOADS
 from ..pages.records import record_schema, schema_parts
-from ..pages.words import FILTERS, markdown_text
+from ..pages.words import english_filters, markdown_text
 from ..project import BUNDLED_BOARDS, Project
 from ..scaffold import SCAFFOLD
 from ..tree.nav import GENERATED
@@ -76,7 +76,7 @@ def guide_pages(project: Project) -> dict[str, str]:
     project's guide/ folder, or one that does not render, is a SiteError."""
     env = Environment(loader=FileSystemLoader(project.guide_dir), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(FILTERS)
+    env.filters.update(english_filters())
     env.filters["doc"] = markdown_text  # text from the code (docstrings, help, descriptions): its HTML shown as text
     context: dict[str, Any] | None = None
     pages = {}

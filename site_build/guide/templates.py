@@ -45,6 +45,12 @@ VALUES = {
     "choices": ("list of (slug, title)", "The boards the design page starts from."),
     "length_figure": ("str", "The design page's empty game-length chart, as JSON."),
     "within": ("list of int", "The turns the design page gives the chance of being over within."),
+    "language": ("Language", "The page's language: `language.code` (\"fr\"), `language.direction`, "
+                 "`language.words` (the sentences and the locale's number formats); `_(...)`, `ngettext(...)` and "
+                 "`pgettext(...)` give a message of the site's catalogue in it."),
+    "shared": ("function", "`shared(path, relative)`: the address of a file every language shares (a download, "
+               "`path` from the site's root) from this page: `relative + path` in the site's first language, from "
+               "the site's root in the others."),
     "schema": ("list", "The record's parts, each with its name, description and `anchor`, and its `fields` as "
                "(name, type in Markdown, description) (`records.schema_parts`)."),
 }

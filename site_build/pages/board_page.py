@@ -12,7 +12,9 @@ from functools import cached_property
 from ...compute.record.schema import BoardRecord, Duel, Experiments, FirstPlayer, Skipped
 from . import figures
 from .downloads import DOWNLOADS, distribution_csv, fraction_text, record_json, size_text, squares_csv
-from .words import games, per_thousand, rounded
+from .words import PageWords
+
+_EN = PageWords()  # the page code's English until it is given the page's language
 
 INLINE_FRACTION_CHARS = 50_000
 """The longest first-player fraction (characters of text) put whole in its board page. Page weight: a
@@ -142,8 +144,8 @@ class BoardPage:
         strategy = self.record.results.strategy
         if strategy is None:
             return []
-        return [(row.label, "never ends" if row.expected_turns is None else rounded(row.expected_turns.decimal, 2),
-                 "—" if row.loss is None else rounded(row.loss.decimal, 2)) for row in strategy.strategies]
+        return [(row.label, "never ends" if row.expected_turns is None else _EN.rounded(row.expected_turns.decimal, 2),
+                 "—" if row.loss is None else _EN.rounded(row.loss.decimal, 2)) for row in strategy.strategies]
 
     @property
     def flip_squares(self) -> int:
@@ -199,9 +201,9 @@ def headlines(record: BoardRecord) -> list[tuple[str, str]]:
     """The share image's numbers: each a value and the words under it (its alt text says the same)."""
     res = record.results
     g = res.game_length
-    return [(f"{rounded(res.expected_turns.decimal, 1)} turns", "on average for one player to finish"),
-            (f"{g.median:,} turns", f"or fewer in {games(g.at_most[str(g.median)])} (the median)"),
-            (f"{per_thousand(res.first_player_wins.decimal)} in 1,000",
+    return [(f"{_EN.rounded(res.expected_turns.decimal, 1)} turns", "on average for one player to finish"),
+            (f"{g.median:,} turns", f"or fewer in {_EN.words.games(g.at_most[str(g.median)])} (the median)"),
+            (f"{_EN.words.per_thousand(res.first_player_wins.decimal)} in 1,000",
              "games won by the first of two players")]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board_page import BoardPage
-from .words import rule_sentences
+from .words import PageWords
 
 MADE_WHEN = ("a board with house rules has its plain board on the site: a listed board of the same layout (squares, "
              "die, start, chutes and ladders) played with one fair die, overshoot \"stay\", no roll-again and no house "
@@ -11,10 +11,13 @@ MADE_WHEN = ("a board with house rules has its plain board on the site: a listed
 """When the House rules page is made (`house_rule_groups` finds a group), in words for the build's note and guide."""
 
 
-def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tuple[BoardPage, list[str]]]]]:
+def house_rule_groups(pages: list[BoardPage], words: PageWords | None = None,
+                      ) -> list[tuple[BoardPage, list[tuple[BoardPage, list[str]]]]]:
     """Boards played under other rules, each group beside its plain board: the same squares, chutes, ladders,
     die and start, one fair die and no roll-again. Each variant comes with the sentences of its rules that the
-    plain board's rules do not have (what the family changed)."""
+    plain board's rules do not have (what the family changed), in the language of `words` (default English)."""
+    in_words = words or PageWords()
+
     def layout(page: BoardPage) -> tuple:
         b = page.record.results.board
         return b.squares, b.die, b.start, tuple(map(tuple, b.ladders)), tuple(map(tuple, b.chutes))
@@ -23,13 +26,13 @@ def house_rule_groups(pages: list[BoardPage]) -> list[tuple[BoardPage, list[tupl
         b = page.record.results.board
         return b.roll_again_on is None and b.overshoot == "stay" and not b.house_rules
 
-    def words(page: BoardPage) -> list[str]:
-        return rule_sentences(page.record.results.board)
+    def sentences(page: BoardPage) -> list[str]:
+        return in_words.rule_sentences(page.record.results.board)
 
     groups = []
     for base in (p for p in pages if plain(p)):
-        known = set(words(base))
-        variants = [(p, [s for s in words(p) if s not in known])
+        known = set(sentences(base))
+        variants = [(p, [s for s in sentences(p) if s not in known])
                     for p in pages if p is not base and layout(p) == layout(base) and not plain(p)]
         if variants:
             groups.append((base, variants))

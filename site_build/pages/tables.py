@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .figures import flip_rolls, later_words
-from .words import percent, plain, rounded, share
+from .words import PageWords, plain
+
+_EN = PageWords()  # the tables' English until they are given the page's language
 
 if TYPE_CHECKING:
     from ...compute.record.schema import BoardDefinition, BoardRecord, Experiments, LengthSeries
@@ -27,7 +29,7 @@ def _squares_table(board: BoardDefinition, values: list[float | None], header: s
     rows = []
     for square in range(1, board.squares + 1):
         value = values[square] if square < len(values) else None
-        rows.append([square, "—" if value is None else rounded(value, 2)])
+        rows.append([square, "—" if value is None else _EN.rounded(value, 2)])
     return html_table(["Square", header], rows, caption)
 
 
@@ -54,11 +56,12 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
                               f"The {len(jumps)} {board.chute_word} and ladders of this {board.squares}-square board")
     out["length"] = html_table(
         ["Turns", "Exact chance it ends on this turn", "Simulated share"],
-        [[k, percent(p, 4), percent(q, 4)] for k, p, q in zip(length.turns, length.probability, length.simulated)],
+        [[k, _EN.words.percent(p, 4), _EN.words.percent(q, 4)]
+         for k, p, q in zip(length.turns, length.probability, length.simulated)],
         "Chance that a one-player game ends on each turn")
     out["length-cumulative"] = html_table(
         ["Turns", "Exact chance it is over by then", "Simulated share"],
-        [[k, percent(p, 4), percent(q, 4)] for k, p, q in zip(length.turns, length.cumulative,
+        [[k, _EN.words.percent(p, 4), _EN.words.percent(q, 4)] for k, p, q in zip(length.turns, length.cumulative,
                                                               length.simulated_cumulative)],
         "Chance that a one-player game is over within each number of turns")
     out["turns-left"] = _squares_table(board, s.squares.turns_left, "Turns left on average",
@@ -67,7 +70,7 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
                                    "Expected number of turns begun on each square in one game")
     if r.results.landing_chance is not None:
         out["landing"] = html_table(["Square", "Games that land here"],
-                                    [[q, share(x)] for q, x in r.results.landing_chance.items()],
+                                    [[q, _EN.words.share(x)] for q, x in r.results.landing_chance.items()],
                                     "Share of one-player games that land on each square at least once")
     if r.results.strategy is not None:
         by_square = flip_rolls(r.results.strategy.flips)
@@ -88,7 +91,7 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
     b = s.bounds
     out["bounds"] = html_table(
         ["Turns counted", "Lower bound", "Upper bound", "Gap"],
-        [[n, rounded(lo, 12), rounded(hi, 12), f"{g:.3e}"] for n, lo, hi, g in
+        [[n, _EN.rounded(lo, 12), _EN.rounded(hi, 12), f"{g:.3e}"] for n, lo, hi, g in
          zip(b.turns, b.lower, b.upper, b.gap) if n <= 20 or n % 10 == 0],
         "Bounds on the first player's chance after n turns (every turn to 20, then every tenth)")
     d = s.diagonal
@@ -100,13 +103,13 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
     most = max(len(seats) for seats in players.seats.values())
     out["seats"] = html_table(
         ["Players"] + [f"Seat {i}" for i in range(1, most + 1)],
-        [[n] + [percent(w.decimal, 3) for w in seats] + [""] * (most - len(seats))
+        [[n] + [_EN.words.percent(w.decimal, 3) for w in seats] + [""] * (most - len(seats))
          for n, seats in players.seats.items()],
         "Each seat's chance to win, players starting together")
     sm = players.state_map
     out["state-map"] = html_table(
         ["Both players on square", "The player to move wins"],
-        [[sq, percent(row[i], 2)] for i, (sq, row) in enumerate(zip(sm.squares, sm.mover_wins))],
+        [[sq, _EN.words.percent(row[i], 2)] for i, (sq, row) in enumerate(zip(sm.squares, sm.mover_wins))],
         "Two players on the same square: the chance that the one about to move wins "
         + _state_map_note(len(sm.squares), r.results.turn_states))
     if experiments is not None:
@@ -120,11 +123,11 @@ def _experiment_tables(board: BoardDefinition, x: Experiments) -> dict[str, str]
     dice = x.dice.dice
     out["dice-turns"] = html_table(
         ["Faces", "Average game (turns)"],
-        [[d.faces, "never ends" if d.expected_turns is None else rounded(d.expected_turns.decimal, 4)]
+        [[d.faces, "never ends" if d.expected_turns is None else _EN.rounded(d.expected_turns.decimal, 4)]
          for d in dice], "Average game length for each die")
     out["dice-first"] = html_table(
         ["Faces", "First of two players wins"],
-        [[d.faces, "—" if d.first_player_wins is None else percent(d.first_player_wins.decimal, 3)]
+        [[d.faces, "—" if d.first_player_wins is None else _EN.words.percent(d.first_player_wins.decimal, 3)]
          for d in dice], "The first player's chance for each die")
     values: list[float | None] = [None] * (board.squares + 1)
     for square, v in x.start.expected_turns_from.items():
@@ -134,7 +137,7 @@ def _experiment_tables(board: BoardDefinition, x: Experiments) -> dict[str, str]
     odd = [row for row in x.add_jump.jumps if row.counterintuitive]
     out["add-jump"] = html_table(
         ["Jump", "Change in the average game (turns)"],
-        [[f"{row.kind} {row.from_} → {row.to}", rounded(row.delta_turns.decimal, 3)] for row in odd
+        [[f"{row.kind} {row.from_} → {row.to}", _EN.rounded(row.delta_turns.decimal, 3)] for row in odd
          if row.delta_turns is not None],
         f"The {len(odd)} counter-intuitive jumps (every candidate is in the JSON on the data page)")
     return out
@@ -145,6 +148,6 @@ def overlay_table(curves: list[tuple[str, LengthSeries]], cumulative: bool, capt
     that the game ends on that turn, or with `cumulative` that it is over by then."""
     columns = [(title, c.cumulative if cumulative else c.probability) for title, c in curves]
     longest = max(len(values) for _, values in columns)
-    rows = [[k + 1] + [percent(values[k], 4) if k < len(values) else "" for _, values in columns]
+    rows = [[k + 1] + [_EN.words.percent(values[k], 4) if k < len(values) else "" for _, values in columns]
             for k in range(longest)]
     return html_table(["Turns"] + [title for title, _ in columns], rows, caption)

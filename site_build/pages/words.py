@@ -1,8 +1,10 @@
-"""Numbers into words and text for readers: thousands separators, percentages, rounding for display.
+"""Numbers into words and text for readers, in the page's language: grouped counts, decimals and percentages in the
+locale's CLDR formats (through `compute.record.words.Words`), a board's rules, and text from board files made
+inert for Markdown.
 
 These only format values already computed by the compute stage (given as floats or decimal strings). The
 claims a page makes with them (shares of games, bounds, certified digits) come from `compute.record.words`,
-the same sentences as `chutes solve` prints.
+the same sentences as `chutes solve --lang` prints.
 """
 
 from __future__ import annotations
@@ -10,118 +12,149 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ...compute.record.words import (
-    bounds_sentence,
-    certified,
-    games,
-    leading_digits,
-    per_thousand,
-    percent,
-    rules_in_words,
-    share,
-    share_of_games,
-    typical_game,
-)
+from .language import Language
 
 if TYPE_CHECKING:
     from ...compute.record.schema import BoardDefinition
 
 
-def number(n: int) -> str:
-    """An integer with thousands separators: 4453 → '4,453'."""
-    return f"{n:,}"
+class PageWords:
+    """The template filters and the page code's wording in one language (`Language`)."""
 
+    def __init__(self, language: Language | str = "en") -> None:
+        self.language = language if isinstance(language, Language) else Language(language)
+        self.words = self.language.words
+        self._ = self.language._
+        self.ngettext = self.language.ngettext
+        self.pgettext = self.language.pgettext
 
-def rounded(value: str | float | Decimal, places: int = 2) -> str:
-    """A decimal (string, float or Decimal) rounded for display, half-even, with thousands separators."""
-    d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
-    return f"{d:,.{places}f}"
+    def number(self, n: int) -> str:
+        """An integer grouped as the locale groups digits: 4453 → '4,453' ('4.453' in German)."""
+        return self.words.count(n)
 
+    def rounded(self, value: str | float | Decimal, places: int = 2) -> str:
+        """A decimal (string, float or Decimal) rounded for display, half-even, grouped, in the locale's format."""
+        d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+        return self.words.decimal(d.copy_abs()) if d.is_zero() else self.words.decimal(d)
 
-def signed(value: str | float | Decimal, places: int = 2) -> str:
-    """A change with its sign: '+1.43', '−2.80' (a true minus sign)."""
-    text = rounded(value, places)
-    return text.replace("-", "−") if text.startswith("-") else "+" + text
+    def signed(self, value: str | float | Decimal, places: int = 2) -> str:
+        """A change with its sign: '+1.43', '−2.80' (a true minus sign)."""
+        d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+        sign = "\u2212" if d < 0 else "+"
+        return sign + self.words.decimal(d.copy_abs())
 
+    def signed_percent(self, value: str | float, places: int = 1) -> str:
+        """A change of probability in percentage points, with its sign."""
+        return self._("%(change)s points", change=self.signed(Decimal(str(value)) * 100, places))
 
-def signed_percent(value: str | float, places: int = 1) -> str:
-    """A change of probability in percentage points, with its sign."""
-    return f"{signed(Decimal(str(value)) * 100, places)} points"
+    def digit_groups(self, decimal: str, size: int = 5) -> str:
+        """A long decimal in groups of five digits after the decimal sign ('0.50780 27734 …'), so that it wraps
+        between groups on a narrow screen instead of leaving a lone digit on the last line (a final "…" stays
+        with the last group). Its digits are the record's, as they are."""
+        whole, _, fraction = decimal.removesuffix("…").partition(".")
+        groups = [fraction[i:i + size] for i in range(0, len(fraction), size)]
+        more = "…" if decimal.endswith("…") else ""
+        sign = self.words.decimal("0.5")[1:-1]  # the locale's decimal sign
+        return f"{self.words.label(int(whole))}{sign}{' '.join(groups)}{more}" if fraction else whole + more
 
+    def rule_sentences(self, board: BoardDefinition) -> list[str]:
+        """A board's rules in plain words, a sentence each: the same sentences as `chutes solve` prints."""
+        return self.words.rules_in_words(board.model_dump(exclude_none=True))
 
-def digit_groups(decimal: str, size: int = 5) -> str:
-    """A long decimal in groups of five digits after the point ('0.50780 27734 …'), so that it wraps
-    between groups on a narrow screen instead of leaving a lone digit on the last line (a final "…" stays
-    with the last group)."""
-    whole, _, fraction = decimal.removesuffix("…").partition(".")
-    groups = [fraction[i:i + size] for i in range(0, len(fraction), size)]
-    more = "…" if decimal.endswith("…") else ""
-    return f"{whole}.{' '.join(groups)}{more}" if fraction else whole + more
+    def rules_in_words(self, board: BoardDefinition) -> str:
+        return " ".join(self.rule_sentences(board))
 
+    def short_number(self, text: str, keep: int = 24) -> str:
+        """A long number for a table cell: its first digits and how many there are ('2258…/5757…, 60 digits')."""
+        if len(text) <= keep:
+            return text
+        if "/" in text:
+            p, q = text.split("/")
+            return self._("%(numerator)s…/%(denominator)s… (%(digits)s digits)", numerator=p[:8],
+                          denominator=q[:8], digits=self.number(len(p)))
+        return f"{text[:keep]}…"
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """'1 turn', '7 turns'."""
-    return f"{number(n)} {word if n == 1 else (words or word + 's')}"
+    def minutes(self, rounds: str | float, players: int | str, seconds_per_turn: float = 10) -> str:
+        """How long a game of `rounds` rounds takes at a pace of turns, in words: 'about 9 minutes'."""
+        total = max(1, round(float(rounds) * int(players) * seconds_per_turn / 60))
+        return self.ngettext("about %(n)s minute", "about %(n)s minutes", total)
 
+    def rule_name(self, board: BoardDefinition) -> str:
+        """A board's rules in a few words, for a table's first column: what differs from one fair die, an exact
+        landing on the last square and no other rule ("The rules on the box", "Six to enter", "Coin flip", "Two
+        dice, passing wins", "Six rolls again, third undoes"). The rules in full are `rule_sentences`."""
+        dice, _, p = board.dice or 1, self._, self.pgettext
 
-def rule_sentences(board: BoardDefinition) -> list[str]:
-    """A board's rules in plain words, a sentence each: the same sentences as `chutes solve` prints."""
-    return rules_in_words(board.model_dump(exclude_none=True))
+        def roll(total: int) -> str:
+            named = {2: p("roll", "two"), 3: p("roll", "three"), 4: p("roll", "four"), 5: p("roll", "five"),
+                     6: p("roll", "six")}
+            return named[total] if dice == 1 and total in named else self.words.label(total)
 
+        parts = []
+        if dice > 1:
+            parts.append(self.ngettext("%(n)s die", "%(n)s dice", dice))
+        if board.weights:
+            parts.append(_("weighted faces (%(ratio)s)", ratio=":".join(map(self.words.label, board.weights))))
+        if board.overshoot != "stay":
+            parts.append({"bounce": _("bounce back"), "pass": _("passing wins")}[board.overshoot])
+        if board.enter_on:
+            rolls = [roll(v) for v in board.enter_on]
+            parts.append(_("%(rolls)s to enter", rolls=_("%(some)s or %(last)s", some=", ".join(rolls[:-1]),
+                                                           last=rolls[-1]) if len(rolls) > 1 else rolls[0]))
+        if board.roll_again_on is not None:
+            limit, again = board.roll_again_limit, roll(board.roll_again_on)
+            home = (board.roll_again_penalty or "undo") != "undo"
+            if limit is None:
+                parts.append(_("%(roll)s rolls again", roll=again))
+            elif limit == 0:
+                parts.append(_("%(roll)s sends home", roll=again) if home else _("%(roll)s undoes", roll=again))
+            else:
+                nth = self.words.ordinal(limit + 1)
+                parts.append(_("%(roll)s rolls again, %(nth)s sends home", roll=again, nth=nth) if home else
+                             _("%(roll)s rolls again, %(nth)s undoes", roll=again, nth=nth))
+        if board.choice == "coin":
+            parts.append(_("coin flip"))
+        if board.start:
+            parts.append(_("start on %(square)s", square=self.words.label(board.start)))
+        text = p("list separator", ", ").join(parts) or _("the rules on the box")
+        return text[0].upper() + text[1:]
 
-_ROLL_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-_ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+    def overshoot_rule(self, rule: str) -> str:
+        """The overshoot rule in plain words."""
+        return {"stay": self._("you must land exactly on the last square; a roll that would go past it is lost"),
+                "bounce": self._("a roll that goes past the last square bounces back from it"),
+                "pass": self._("reaching or passing the last square wins")}[rule]
 
+    def end_rule(self, rule: str) -> str:
+        """The end rule in two or three words, for a table cell."""
+        return {"stay": self._("exact landing"), "bounce": self._("bounce back"),
+                "pass": self._("passing wins")}[rule]
 
-def rule_name(board: BoardDefinition) -> str:
-    """A board's rules in a few words, for a table's first column: what differs from one fair die, an exact
-    landing on the last square and no other rule ("The rules on the box", "Six to enter", "Coin flip", "Two dice,
-    passing wins", "Six rolls again, third undoes"). The rules in full are `rule_sentences`."""
-    dice = board.dice or 1
+    def start_square(self, square: int) -> str:
+        """Where players start, in words."""
+        return self._("off the board (square 0)") if square == 0 else self._("on square %(square)s",
+                                                                            square=self.words.label(square))
 
-    def roll(total: int) -> str:
-        return _ROLL_WORDS[total] if dice == 1 and 2 <= total <= 6 else str(total)
+    def plural(self, n: int, word: str, words: str | None = None) -> str:
+        """'1 turn', '7 turns' (English only: the templates are moving to `ngettext` messages)."""
+        return f"{self.number(n)} {word if n == 1 else (words or word + 's')}"
 
-    parts = []
-    if dice > 1:
-        parts.append(f"{_ROLL_WORDS.get(dice, str(dice))} dice")
-    if board.weights:
-        parts.append(f"weighted faces ({':'.join(map(str, board.weights))})")
-    if board.overshoot != "stay":
-        parts.append({"bounce": "bounce back", "pass": "passing wins"}[board.overshoot])
-    if board.enter_on:
-        parts.append(" or ".join(roll(v) for v in board.enter_on) + " to enter")
-    if board.roll_again_on is not None:
-        limit, again = board.roll_again_limit, roll(board.roll_again_on)
-        where = "undoes" if (board.roll_again_penalty or "undo") == "undo" else "sends home"
-        parts.append(f"{again} rolls again" if limit is None else f"{again} {where}" if limit == 0 else
-                     f"{again} rolls again, {_ORDINALS.get(limit + 1, f'{limit + 1}th')} {where}")
-    if board.choice == "coin":
-        parts.append("coin flip")
-    if board.start:
-        parts.append(f"start on {board.start}")
-    text = ", ".join(parts) or "the rules on the box"
-    return text[0].upper() + text[1:]
-
-
-def overshoot_rule(rule: str) -> str:
-    """The overshoot rule in plain words."""
-    return {"stay": "you must land exactly on the last square; a roll that would go past it is lost",
-            "bounce": "a roll that goes past the last square bounces back from it",
-            "pass": "reaching or passing the last square wins"}[rule]
-
-
-def end_rule(rule: str) -> str:
-    """The end rule in two or three words, for a table cell."""
-    return {"stay": "exact landing", "bounce": "bounce back", "pass": "passing wins"}[rule]
-
-
-def start_square(square: int) -> str:
-    """Where players start, in words."""
-    return "off the board (square 0)" if square == 0 else f"on square {square}"
+    def filters(self) -> dict[str, Callable[..., Any]]:
+        """The templates' filters in this language."""
+        w = self.words
+        return {"md": plain, "front_matter": front_matter, "short_number": self.short_number, "number": self.number,
+                "rounded": self.rounded, "signed": self.signed, "signed_percent": self.signed_percent,
+                "percent": w.percent, "per_thousand": w.per_thousand, "minutes": self.minutes,
+                "share_of_games": w.share_of_games, "digit_groups": self.digit_groups, "games": w.games,
+                "share": w.share, "typical_game": w.typical_game, "bounds_sentence": w.bounds_sentence,
+                "certified": w.certified, "leading_digits": w.leading_digits,
+                "rules_in_words": self.rules_in_words, "rule_name": self.rule_name,
+                "overshoot_rule": self.overshoot_rule, "end_rule": self.end_rule, "start_square": self.start_square,
+                "plural": self.plural}
 
 
 MARKDOWN_SPECIALS = "\\`*_{}[]|"
@@ -160,27 +193,7 @@ def front_matter(text: str) -> str:
     return json.dumps(plain(text))
 
 
-def short_number(text: str, keep: int = 24) -> str:
-    """A long number for a table cell: its first digits and how many there are ('2258…/5757…, 60 digits')."""
-    if len(text) <= keep:
-        return text
-    if "/" in text:
-        p, q = text.split("/")
-        return f"{p[:8]}…/{q[:8]}… ({len(p):,} digits)"
-    return f"{text[:keep]}…"
 
-
-def minutes(rounds: str | float, players: int | str, seconds_per_turn: float = 10) -> str:
-    """How long a game of `rounds` rounds takes at a pace of turns, in words: 'about 9 minutes'."""
-    total = float(rounds) * int(players) * seconds_per_turn / 60
-    return f"about {max(1, round(total)):,} minute{'s' if round(total) != 1 else ''}"
-
-
-FILTERS = {"md": plain, "front_matter": front_matter, "short_number": short_number, "number": number,
-           "rounded": rounded, "signed": signed, "signed_percent": signed_percent, "percent": percent,
-           "per_thousand": per_thousand, "plural": plural, "overshoot_rule": overshoot_rule,
-           "start_square": start_square, "minutes": minutes, "share_of_games": share_of_games,
-           "digit_groups": digit_groups, "end_rule": end_rule, "games": games, "share": share,
-           "typical_game": typical_game, "bounds_sentence": bounds_sentence, "certified": certified,
-           "leading_digits": leading_digits,
-           "rule_name": rule_name}
+def english_filters() -> dict[str, Callable[..., Any]]:
+    """The filters of pages that are only in English (the generator's guide)."""
+    return PageWords().filters()

@@ -10,6 +10,7 @@ from mkdocs.utils.meta import get_data
 
 from ...compute.record.schema import BoardRecord
 from ..pages.board_page import board_pages
+from ..pages.language import Language
 from ..project import ProjectError
 
 HEADING = re.compile(r"^# (.*)$", re.MULTILINE)
@@ -25,18 +26,21 @@ GENERATED = ("design.md", "compare.md", "house-rules.md", "literature.md", "meth
 
 
 def site_nav(records: list[BoardRecord], files: dict[str, Any],
-             guide: tuple[str, list[str]] | None = None, own: list[Any] | None = None) -> list[Any]:
+             guide: tuple[str, list[str]] | None = None, own: list[Any] | None = None,
+             language: Language | None = None) -> list[Any]:
     """The site's navigation, from the records: home, one entry per listed board (a board file that says
     `listed = false` is built but not in the menu), "Design a board", then comparison, literature, method
     and data where the site has them, then the author's own entries (`own`, from `own_nav`). With the
-    generator's `guide` (its tab's name and pages), those pages are the first tab and the guide the second."""
+    generator's `guide` (its tab's name and pages), those pages are the first tab and the guide the second.
+    The section's name is in the pages' `language` (default English)."""
     _, listed = board_pages(records)
 
     def entry(name: str) -> Any:
         title = page_title(files.get(name))
         return name if title is None else {title: name}
 
-    entries: list[Any] = [entry("index.md"), {"Boards": [entry(f"boards/{p.slug}.md") for p in listed]}]
+    boards = (language or Language())._("Boards")
+    entries: list[Any] = [entry("index.md"), {boards: [entry(f"boards/{p.slug}.md") for p in listed]}]
     entries += [entry(name) for name in GENERATED if name in files]
     entries += own or []
     if guide is None:

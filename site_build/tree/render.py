@@ -34,14 +34,24 @@ from ..pages.board_page import BoardPage, board_pages, chart_figures, headlines
 from ..pages.design_page import DESIGN_LENGTH_FIGURE, design_boards
 from ..pages.downloads import distribution_csv, squares_csv
 from ..pages.house_rules_page import house_rule_groups
+from ..pages.language import Language, languages
 from ..pages.literature_page import LITERATURE, literature_absence, literature_context
 from ..pages.records import record_schema, schema_parts
 from ..pages.stills import FORMS, NARROW, NARROW_MEDIA, WIDE, Stills, height_of
 from ..pages.tables import board_tables, overlay_table
-from ..pages.words import FILTERS, rule_sentences
+from ..pages.words import PageWords
 from ..project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
 
 SKIP_SOURCES = {"boards", LITERATURE}
+SHARED = ("assets/javascripts/", "assets/stylesheets/", "data/")
+"""Where the files every language shares are: the page scripts and styles, and the downloads (which the default
+language's build publishes once, at the site's root)."""
+
+
+def shared(rel: str) -> bool:
+    """Whether a file of the docs tree is one every language shares (`SHARED`), rather than a page or an image
+    of a page in its language (the charts' stills, the share images: data/SLUG-share.png)."""
+    return rel.startswith(SHARED) and not rel.endswith("-share.png")
 """What in a folder of hand-written sources is not copied into the docs tree: the board files and the literature."""
 
 
@@ -65,22 +75,55 @@ def left_out(records: list[BoardRecord], sources: list[Path] | None = None) -> l
     return notes
 
 
+def _source_files(sources: list[Path], language: Language) -> Files:
+    """The hand-written pages and assets of the docs tree in a language: each from the first folder of `sources`
+    that has it (a project's before the package's), a page as its translation there (`page.fr.md` for `page.md`)
+    where that folder has one; another language's translations are left out."""
+    codes = set(languages())
+    found: dict[str, tuple[int, bool, Path]] = {}
+    for order, folder in enumerate(sources):
+        for source in sorted(folder.rglob("*")):
+            rel = source.relative_to(folder)
+            if not source.is_file() or rel.parts[0] in SKIP_SOURCES or rel.name.startswith("."):
+                continue
+            stem, _, lang = rel.stem.rpartition(".")
+            translated = rel.suffix == ".md" and bool(stem) and lang in codes
+            if translated and lang != language.code:
+                continue
+            target = rel.with_name(stem + ".md").as_posix() if translated else rel.as_posix()
+            rank = (order, not translated, source)
+            if target not in found or rank < found[target]:
+                found[target] = rank
+    return {target: source for target, (_, _, source) in sorted(found.items())}
+
+
 def _skipped(part: object) -> bool:
     """The templates' test `part is skipped`: a part the record leaves out, saying why (`Skipped.reason`)."""
     return isinstance(part, Skipped)
 
 
-def _environment(templates: list[Path]) -> Environment:
-    """The templates' environment. Compiled templates are kept in Jinja's cache folder for this user (in the
-    temporary folder, checked by their source: an edited template is compiled again), so that a build does not
-    compile every template again (about a second)."""
+def _environment(templates: list[Path], words: PageWords | None = None, shared_root: str = "/") -> Environment:
+    """The templates' environment, in a language (`words`; default English): Jinja's i18n extension with the
+    site's catalogue (`_("…")`, `{% trans %}`, named placeholders) and the filters in that language. Compiled
+    templates are kept in Jinja's cache folder for this user (in the temporary folder, checked by their source:
+    an edited template is compiled again), so that a build does not compile every template again (about a
+    second); the compiled code is the same in every language (the messages are looked up as it runs)."""
+    words = words or PageWords()
     env = Environment(loader=FileSystemLoader(templates), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                      bytecode_cache=FileSystemBytecodeCache())
-    env.filters.update(FILTERS)
-    env.filters["rules_in_words"] = lambda board: " ".join(rule_sentences(board))
+                      bytecode_cache=FileSystemBytecodeCache(), extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(words.language.messages, newstyle=True)  # type: ignore[attr-defined]
+    env.filters.update(words.filters())
     env.tests["skipped"] = _skipped
     env.globals["max_players"] = constants.MAX_PLAYERS  # the calculators' choice of players
+    env.globals["language"] = language = words.language
+
+    def shared(path: str, relative: str = "") -> str:
+        """The address of a file every language shares (`path` from the site's root) in a page: `relative` to
+        it in the default language, from the site's root (`shared_root`) in another."""
+        return relative + path if language.is_default else shared_root + path
+
+    env.globals["shared"] = shared
     return env
 
 
@@ -143,7 +186,8 @@ def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: St
 
 def render_pages(records: list[BoardRecord], templates: list[Path] | None = None,
                  sources: list[Path] | None = None, built: date | None = None,
-                 stills: Stills | None = None, html_from_source: bool = False, parts: Parts | None = None) -> Files:
+                 stills: Stills | None = None, html_from_source: bool = False, parts: Parts | None = None,
+                 language: Language | None = None, shared_root: str = "/") -> Files:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
 
     `templates` and `sources` are searched in order (a project's folder before the package's defaults).
@@ -152,14 +196,21 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     until drawn, for checks of the text); `html_from_source`: the engine reads the addresses in a page's HTML
     from its source file's folder (`engines.html_links_from_source`). With `parts` (a preview's), a page whose
     inputs (its templates, the records it reads, these settings) are those of the previous call is not made
-    again: each page below names its inputs."""
-    env = _environment(templates or [DEFAULT_TEMPLATES])
+    again: each page below names its inputs.
+
+    In a `language` other than the default, the pages are that language's (a hand-written `page.fr.md` for
+    `page.md`, else the default's page) and the files every language shares (the downloads, the page scripts and
+    styles: `shared`) are left out: its pages reach them at the default language's address, `shared_root` (the
+    site's path, "/" or "/chutes/")."""
+    language = language or Language()
+    words = PageWords(language)
+    env = _environment(templates or [DEFAULT_TEMPLATES], words, shared_root)
     built = built or datetime.now(UTC).date()
     _check_agreement(records)
     parts = parts or Fresh()
     parts.start()
     pages, listed = board_pages(records)
-    settings = (built, html_from_source, stills is not None)
+    settings = (built, html_from_source, stills is not None, language.code, shared_root)
     listed_keys = [p.record.key for p in listed]
     every_key = [p.record.key for p in pages]
 
@@ -189,7 +240,7 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
 
     def house_rules() -> Files:
         made: Files = {}
-        groups = house_rule_groups(listed)
+        groups = house_rule_groups(listed, words)
         if groups:
             overlays, sizes = _charts({f"house-{base.slug}": figures.overlay_figure(
                 [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True)
@@ -249,12 +300,11 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     for page in pages:
         files.update(parts.part(f"boards/{page.slug}", uses("board.md.j2", page.record.key, page in listed,
                                                             has_literature), partial(board, page)))
-    for folder in reversed(sources or [DEFAULT_SITE_SRC]):
-        for source in sorted(folder.rglob("*")):
-            rel = source.relative_to(folder)
-            if source.is_file() and rel.parts[0] not in SKIP_SOURCES and not rel.name.startswith("."):
-                files[rel.as_posix()] = source
-    files[constants.SCRIPT] = constants.constants_script()
-    files[figures.TEMPLATE_SCRIPT] = figures.template_script()
+    files.update(_source_files(sources or [DEFAULT_SITE_SRC], language))
+    if language.is_default:
+        files[constants.SCRIPT] = constants.constants_script()
+        files[figures.TEMPLATE_SCRIPT] = figures.template_script()
+    else:
+        files = {rel: content for rel, content in files.items() if not shared(rel)}
     parts.finish()
     return files

@@ -1,0 +1,19 @@
+"""What the theme's own template (templates/theme/main.html) says, in a page's language: the engine renders it, so
+its words reach it through the configuration (`extra.chutes.words`), written for each language's build."""
+
+from __future__ import annotations
+
+from .language import Language
+
+
+def theme_words(language: Language) -> dict[str, str]:
+    """The theme's words in `language`. `citation` has {title}, {site}, {version} and {date}, which the theme fills
+    in (the site's name as a cited work)."""
+    _ = language._
+    return {"cite": _("Cite this page"),
+            "citation": _("“%(title)s”, in %(site)s, version %(version)s, %(date)s.",
+                          title="{title}", site="{site}", version="{version}", date="{date}"),
+            "bibtex": _("As a BibTeX entry"),
+            "built": _("built %(date)s", date="{date}"),
+            "share_alt": _("%(site)s: a board with its ladders and chutes, and the classic board's average game and "
+                           "first player's chance", site="{site}")}
