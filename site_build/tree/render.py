@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from babel import localedata
 from jinja2 import (
     Environment,
     FileSystemBytecodeCache,
@@ -34,7 +35,7 @@ from ..pages.board_page import BoardPage, board_pages, chart_figures, headlines
 from ..pages.design_page import DESIGN_LENGTH_FIGURE, design_boards
 from ..pages.downloads import distribution_csv, squares_csv
 from ..pages.house_rules_page import house_rule_groups
-from ..pages.language import Language, languages
+from ..pages.language import Language
 from ..pages.literature_page import LITERATURE, literature_absence, literature_context
 from ..pages.records import record_schema, schema_parts
 from ..pages.stills import FORMS, NARROW, NARROW_MEDIA, WIDE, Stills, height_of
@@ -78,8 +79,8 @@ def left_out(records: list[BoardRecord], sources: list[Path] | None = None) -> l
 def _source_files(sources: list[Path], language: Language) -> Files:
     """The hand-written pages and assets of the docs tree in a language: each from the first folder of `sources`
     that has it (a project's before the package's), a page as its translation there (`page.fr.md` for `page.md`)
-    where that folder has one; another language's translations are left out."""
-    codes = set(languages())
+    where that folder has one; another language's translations (a page named for a language Babel knows) are
+    left out."""
     found: dict[str, tuple[int, bool, Path]] = {}
     for order, folder in enumerate(sources):
         for source in sorted(folder.rglob("*")):
@@ -87,7 +88,7 @@ def _source_files(sources: list[Path], language: Language) -> Files:
             if not source.is_file() or rel.parts[0] in SKIP_SOURCES or rel.name.startswith("."):
                 continue
             stem, _, lang = rel.stem.rpartition(".")
-            translated = rel.suffix == ".md" and bool(stem) and lang in codes
+            translated = rel.suffix == ".md" and bool(stem) and lang.isalpha() and localedata.exists(lang)
             if translated and lang != language.code:
                 continue
             target = rel.with_name(stem + ".md").as_posix() if translated else rel.as_posix()
