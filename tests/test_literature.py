@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import BUNDLED
 
-from chutes.compute.record.catalogues import SOURCE
+from chutes.compute.record.catalogues import SOURCE, languages
 from chutes.compute.record.literature import (
     Figure,
     LiteratureError,
@@ -21,6 +21,7 @@ from chutes.compute.record.schema import BoardRecord, Exact
 from chutes.site_build.project import DEFAULT_SITE_SRC
 
 LITERATURE = load_literature(DEFAULT_SITE_SRC / "literature.toml")
+OTHERS = [lang for lang in languages() if lang != SOURCE]
 
 
 def test_the_published_boards_are_bundled() -> None:
@@ -76,6 +77,20 @@ def test_keys_name_the_record_model_fields_as_in_its_json(bundled_models: list[B
     assert value_at(classic, "results.game_length.percentiles.97.5") == classic.results.game_length.percentiles["97.5"]
     with pytest.raises(KeyError):
         value_at(classic, "results.jump_usage[0].from_")
+
+
+def test_every_figure_and_source_is_in_every_language() -> None:
+    """The bundled file gives every figure's words, and every source's `where`, in each language but English."""
+    assert len(OTHERS) == 5
+    for n, figure in enumerate(LITERATURE.figures):
+        assert sorted(figure.translations) == sorted(OTHERS), f"figures[{n}]"
+        for lang in OTHERS:
+            rule, quantity, why = figure.words(lang)
+            assert rule and quantity and (rule, quantity) != (figure.rule, figure.quantity), f"figures[{n}] {lang}"
+            assert bool(why) == bool(figure.why), f"figures[{n}] {lang}"
+    for name, source in LITERATURE.sources.items():
+        assert sorted(source.translations) == (sorted(OTHERS) if source.where else []), name
+        assert all(source.where_in(lang) for lang in OTHERS) if source.where else source.where_in("fr") is None
 
 
 def test_a_language_without_translations_falls_back_to_the_english() -> None:
