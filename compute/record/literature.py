@@ -6,6 +6,9 @@ printed where it is a rounded decimal, to double precision (a relative 10⁻¹²
 floating point and printed with all its digits, and within the simulation's error where it was simulated: an
 estimate from n games agrees when it lies within SIMULATION_Z standard errors of our exact value (the
 standard error from the exact distribution: √(p(1 − p)/n) for a share, √(variance/n) for an average).
+
+A figure's words (rule, quantity, why) and a source's `where` may be given in the other languages of the site
+(`translations` tables, by the language's code); a language without them falls back to the English.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .catalogues import SOURCE, languages
 from .criteria import SIMULATION_Z
 from .schema import BoardRecord, Exact
 
@@ -33,6 +37,14 @@ class LiteratureError(ValueError):
     """A literature file that cannot be used; the message is one line naming the entry."""
 
 
+class SourceWords(BaseModel):
+    """A source's description in another language (its `[sources.ID.translations.LANG]`): only `where`, since
+    the author and the title are names and cited titles, which stay as published."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    where: str = Field(min_length=1)
+
+
 class Source(BaseModel):
     """A publication: who, what, and where known, where, when and a link."""
 
@@ -42,6 +54,24 @@ class Source(BaseModel):
     where: str = ""
     year: int | None = None
     link: str = ""
+    translations: dict[str, SourceWords] = {}
+
+    def where_in(self, lang: str) -> str | None:
+        """Where it appeared, in the language `lang` (the English where it has no translation); None if unknown."""
+        if not self.where:
+            return None
+        words = self.translations.get(lang)
+        return words.where if words else self.where
+
+
+class FigureWords(BaseModel):
+    """A figure's words in another language (its `[figures.translations.LANG]`): the rule and the quantity, and
+    `why` exactly where the English figure has one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rule: str = Field(min_length=1)
+    quantity: str = Field(min_length=1)
+    why: str | None = Field(default=None, min_length=1)
 
 
 class Figure(BaseModel):
@@ -58,6 +88,15 @@ class Figure(BaseModel):
     expect: Literal["agree", "differ"] = "agree"
     games: int | None = None
     why: str = ""
+    translations: dict[str, FigureWords] = {}
+
+    def words(self, lang: str) -> tuple[str, str, str]:
+        """The rule, the quantity and why (empty where there is no why) in the language `lang`, in English where
+        it has no translation."""
+        words = self.translations.get(lang)
+        if words is None:
+            return self.rule, self.quantity, self.why
+        return words.rule, words.quantity, words.why or ""
 
 
 class Literature(BaseModel):
@@ -89,12 +128,32 @@ def load_literature(path: Path) -> Literature:
     except ValidationError as exc:
         error = exc.errors()[0]
         raise LiteratureError(f"{path}: {'.'.join(map(str, error['loc']))}: {error['msg']}") from None
+    for name, source in literature.sources.items():
+        _check_languages(path, f"sources.{name}", source.translations)
+        if source.translations and not source.where:
+            raise LiteratureError(f"{path}: sources.{name}.translations: only `where` is translated, and this "
+                                  "source has none")
     for n, figure in enumerate(literature.figures):
         if figure.source not in literature.sources:
             raise LiteratureError(f"{path}: figures[{n}]: no source '{figure.source}'")
         if figure.compare == "simulation" and not figure.games:
             raise LiteratureError(f"{path}: figures[{n}]: a simulated figure needs its number of games")
+        _check_languages(path, f"figures[{n}]", figure.translations)
+        for lang, words in figure.translations.items():
+            if bool(words.why) != bool(figure.why):
+                raise LiteratureError(f"{path}: figures[{n}].translations.{lang}: "
+                                      + ("`why` is missing: the English has one" if figure.why
+                                         else "`why` is not expected: the English has none"))
     return literature
+
+
+def _check_languages(path: Path, key: str, translations: Mapping[str, object]) -> None:
+    """Refuse a translation into a language without a catalogue, or into English (the file's own words)."""
+    others = [lang for lang in languages() if lang != SOURCE]
+    for lang in translations:
+        if lang not in others:
+            raise LiteratureError(f"{path}: {key}.translations.{lang}: no catalogue for the language {lang!r} "
+                                  f"(the other languages are {', '.join(others)})")
 
 
 def _member(value: Any, name: str) -> Any:
