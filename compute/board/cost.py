@@ -43,8 +43,8 @@ SECONDS_PER_DUEL_STATE_CUBED = 2e-6
 matrices dominate (both games together, measured with the machine shared: 0.7 s at d = 80, 4.8 s at d = 180,
 32 s at d = 280, 106 s at d = 380, random boards; benchmarks/choice.py). Under a roll-again limit, per m·d² (m the
 states of a turn, `turn_states`; m = d without a limit): the exact values over the 2·m·d states dominate, more
-rounds as they grow (measured: 4.6 s at d = 80, m = 773 and 68 s at d = 180, m = 1,690, a limit of 2, random
-boards with the family rules and the coin; 5.1 s on classic-family-coin, d = 82, m = 761)."""
+rounds as they grow (measured: 6.4 s at d = 80, m = 773 and 85 s at d = 180, m = 1,690, random boards with the
+coin and the family rules' limit of 2; benchmarks/choice.py --family)."""
 EXACT_TURNS = 700
 DECIDED_TAIL_LOG = math.log(1 / 40)
 """The 97.5th percentile lies about log(1/40)/log ρ turns in; taken DECIDE_MARGIN times, for the mode and the

@@ -11,6 +11,9 @@ loss: the other, playing for it, finishes). Two games are solved:
 - `best_against_box`: A maximises U, B never flips (the box rules): a Markov decision process;
 - `both_maximise`: A maximises U, B minimises it (B maximises their own chance: the game ends, see below): a
   turn-based zero-sum stochastic game.
+Only the states a game from both on the start reaches by some choice are solved: the others, to which none of
+those leads, are held at 0 (no moves, no win), so that a play that cannot end from a state no game reaches
+leaves the certificate alone.
 Hoffman–Karp strategy iteration: B's play is improved until it is a best reply to A's, then A's, and again,
 each change a gain above 10^-MARGIN_DIGITS (a roll's weight each) in values whose error is far below it (so the
 values only rise, no play returns, and the rounds end); the first plays come from Newton steps in floats, from the
@@ -121,7 +124,7 @@ def _rolls(opts: Options | TurnOptions) -> _Rolls:
                 for q in opts.squares for _, moved, flipped in opts.rolls[q]]
     square = np.array([state for state, _ in rows])
     options = [[(option or []) + [(0, 0, 0)] * (2 - len(option or [])) for option in pair] for _, pair in rows]
-    states = len(begin) if not isinstance(opts, TurnOptions) else len(opts.rolls)
+    states = len(opts.rolls)
     return _Rolls(square, np.array(options, dtype=np.int64), np.array([pair[1] is not None for _, pair in rows]),
                   opts.board.roll_weight, len(index), states, np.array(begin), isinstance(opts, TurnOptions),
                   np.searchsorted(square, np.arange(states)))
