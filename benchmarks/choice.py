@@ -3,7 +3,8 @@ CPU seconds (budget: at most 2×), `chutes solve --json` as a whole process (bud
 choice adds, and the two-player games of random coin boards from 100 to 400 squares (budget: 200 squares within
 the cost model's 120 s). Writes its section of benchmarks/results.md. With `--family`: the family rules with the
 coin (a roll-again limit: the best play by the rolls so far in the turn) against the family rules (budget: at
-most 3×), in a section of its own.
+most 3×), its two-player games, and those of random coin boards with the family rules' limit, in a section of its
+own.
 
 Usage: python benchmarks/choice.py [--runs N] [--family]
 """
@@ -56,7 +57,11 @@ def _fresh_record(slug: str, cpu=_cpu) -> float:
     return cpu(lambda: board_record(board, board_experiments(board)))
 
 
-def family(runs: int) -> None:
+LIMITED = {"roll_again_on": 6, "roll_again_limit": 2, "roll_again_penalty": "undo"}
+"""The family rules' roll-again limit, for the random boards' duels under a limit."""
+
+
+def family(runs: int, sizes: str) -> None:
     """The family rules with and without the coin, whole records side by side (its own section)."""
     _fresh_record("classic-family-coin")  # compile and import once before timing
     plain, coin = [], []
@@ -70,20 +75,32 @@ def family(runs: int) -> None:
     bellman = _cpu(lambda: strategy.bellman_holds(play))
     turn_chain.cache_clear()
     chain = _cpu(lambda: turn_chain(b))
+    box = _cpu(lambda: duel.best_against_box(play.options, play.flips))
+    both = _cpu(lambda: duel.both_maximise(play.options, play.flips))
     p, c = statistics.median(plain), statistics.median(coin)
+    d, m = len(play.options.squares), len(play.options.rolls)
     rows = [f"| classic-family, whole record | {p:.2f} s | — |",
             f"| classic-family-coin, whole record | {c:.2f} s | {c / p:.2f}× (budget 3×) |",
-            f"| classic-family-coin: the best play ({len(play.options.rolls)} states, {play.rounds} exact "
+            f"| classic-family-coin: the best play ({m} states, {play.rounds} exact "
             f"round{'s' if play.rounds > 1 else ''}) | {best:.2f} s | — |",
             f"| classic-family-coin: Bellman's equation checked at every state and roll | {bellman:.2f} s | — |",
-            f"| classic-family-coin: the turn chain of the best play (its roll paths) | {chain:.2f} s | — |"]
+            f"| classic-family-coin: the turn chain of the best play (its roll paths) | {chain:.2f} s | — |",
+            f"| classic-family-coin: both duels (d = {d} squares, m = {m} states of a turn: 2·m·d states), certified "
+            f"to {duel.CERTIFIED_DIGITS} decimals | {box + both:.2f} s ({box:.2f} + {both:.2f}) | "
+            f"{(box + both) / p:.2f}× classic-family's whole record |"]
+    for squares in (int(x) for x in sizes.split(",")):
+        d, m, box, both, estimate = _duels(squares, LIMITED)
+        rows.append(f"| random {squares}-square coin board (10 ladders, 10 chutes; d = {d}), a third 6 undoes the "
+                    f"turn (m = {m:,}): both duels, certified to {duel.CERTIFIED_DIGITS} decimals | {box + both:.1f} s "
+                    f"({box:.1f} + {both:.1f}) | cost model {estimate:.0f} s for the whole solve |")
     print(write_table(HERE / "results.md", "<!-- choice.py family: begin -->", "<!-- choice.py family: end -->",
                       f"## A board with a choice under a roll-again limit\n\n`python benchmarks/choice.py --family "
                       f"--runs {runs}`: CPU seconds (the whole records with the second process the exact methods "
                       f"fork), medians of {runs} interleaved runs, every cache emptied before each. The family "
                       "rules' experiments are left out with the coin, as on every board with a choice; the best "
                       "play over (square, rolls so far in the turn, square where it began) and its turn chain come "
-                      "in; the two-player games that depend on the other's square are not computed under a limit.",
+                      "in, and the two-player games, each choice by the other's square too (the mover's states "
+                      "inside a turn against the other's square); the random boards' duels are run once each.",
                       ["what", "CPU", "ratio"], rows))
 
 
@@ -115,25 +132,31 @@ def _process(slug: str) -> float:
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def _duels(squares: int) -> tuple[int, float, float, float]:
-    """A random coin board of `squares` squares, 10 ladders and 10 chutes: the squares a roll is made from, each
-    duel's CPU seconds, and the cost model's estimate of the whole solve."""
+def _duels(squares: int, rules: dict | None = None) -> tuple[int, int, float, float, float]:
+    """A random coin board of `squares` squares, 10 ladders and 10 chutes (with `rules` changed): the squares a
+    roll is made from, the mover's states (as many without a roll-again limit, the states of a turn under one),
+    each duel's CPU seconds, and the cost model's estimate of the whole solve."""
     board = random_coin_board(squares, seed=1, jumps=10)
+    if rules:
+        board = board.variant(**rules)
     play = strategy.best_play(board)
     box = _cpu(lambda: duel.best_against_box(play.options, play.flips))
     both = _cpu(lambda: duel.both_maximise(play.options, play.flips))
-    return len(play.options.squares), box, both, estimated_seconds(play.board)[0]
+    d = len(play.options.squares)
+    return d, len(play.options.rolls) if board.roll_again_limit is not None else d, box, both, \
+        estimated_seconds(play.board)[0]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each record, interleaved (default 3)")
-    parser.add_argument("--sizes", default="100,200,300,400", help="random boards' squares for the duels")
+    parser.add_argument("--sizes", default=None, help="random boards' squares for the duels (default 100,200,300,400; "
+                        "with --family 100,200)")
     parser.add_argument("--family", action="store_true", help="the family rules with and without the coin only")
     args = parser.parse_args()
     runs = args.runs
     if args.family:
-        family(runs)
+        family(runs, args.sizes or "100,200")
         return
     _fresh_record("classic-coin")  # compile and import once before timing
     plain, coin, plain_process, coin_process = [], [], [], []
@@ -156,8 +179,8 @@ def main() -> None:
             f"| `chutes solve classic --json`, whole process | {pp:.2f} s | — |",
             f"| `chutes solve classic-coin --json`, whole process | {cp:.2f} s | {cp / pp:.2f}× (budget 3×) |",
             *(f"| classic-coin: {name} | {seconds:.2f} s | — |" for name, seconds in parts.items())]
-    for squares in (int(x) for x in args.sizes.split(",")):
-        d, box, both, estimate = _duels(squares)
+    for squares in (int(x) for x in (args.sizes or "100,200,300,400").split(",")):
+        d, _, box, both, estimate = _duels(squares)
         budget = f" (budget {BUDGET_SECONDS:.0f} s)" if squares == 200 else ""
         rows.append(f"| random {squares}-square coin board (10 ladders, 10 chutes; d = {d}): both duels, certified "
                     f"to {duel.CERTIFIED_DIGITS} decimals | {box + both:.1f} s ({box:.1f} + {both:.1f}){budget} | "

@@ -14,6 +14,7 @@ from flint import fmpq_mat
 from helpers import BUNDLED, board, random_coin_board
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from threadpoolctl import threadpool_limits
 
 from chutes.compute.board.file import board_from_mapping
 from chutes.compute.board.model import Board, BoardError
@@ -63,13 +64,15 @@ def test_the_best_play_beats_every_deterministic_play_from_every_square(b: Board
 
 
 @st.composite
-def small_limited_coin_boards(draw) -> Board:
-    """A valid board with the coin and a roll-again limit ("undo" or "start"), sometimes a roll to enter, whose
-    plays over (square, rolls so far in the turn, square where it began) are few enough to try every one (≤ 2⁸)."""
+def small_limited_coin_boards(draw, penalty: str | None = None) -> Board:
+    """A valid board with the coin and a roll-again limit (`penalty`, or "undo" or "start"), sometimes a roll to
+    enter, whose plays over (square, rolls so far in the turn, square where it began) are few enough to try every
+    one (≤ 2⁸)."""
     squares = draw(st.integers(3, 6))
     die = draw(st.integers(2, 3))
     spec = {"squares": squares, "die": die, "choice": "coin", "roll_again_on": draw(st.integers(1, die)),
-            "roll_again_limit": draw(st.integers(0, 2)), "roll_again_penalty": draw(st.sampled_from(["undo", "start"])),
+            "roll_again_limit": draw(st.integers(0, 2)),
+            "roll_again_penalty": penalty or draw(st.sampled_from(["undo", "start"])),
             "overshoot": draw(st.sampled_from(["stay", "pass"] + (["bounce"] if die + 1 <= squares else [])))}
     if draw(st.integers(0, 3)) == 0:
         spec["enter_on"] = [draw(st.integers(1, die))]
@@ -223,8 +226,9 @@ SMALL_DUELS = {
 @pytest.mark.parametrize("spec", SMALL_DUELS.values(), ids=SMALL_DUELS.keys())
 def test_the_two_player_games_are_certified_against_an_exact_solve(spec: dict, b_chooses: bool) -> None:
     """On small boards: the certified decimals are the exact values of the plays found, to the last decimal, and
-    no single choice of a chooser improves on its play anywhere (checked exactly on every pair): the plays are
-    each the best reply to the other, so the values are the game's."""
+    no single choice of a chooser improves on its play anywhere a game from the start can go (checked exactly on
+    every pair reached by any choice): the plays are each the best reply to the other, so the values are the
+    game's."""
     b = board_from_mapping({**spec, "choice": "coin"}, "small", "small")
     play = strategy.best_play(b)
     opts = play.options
@@ -250,14 +254,23 @@ def test_the_two_player_games_are_certified_against_an_exact_solve(spec: dict, b
         return sum((w * (Fraction(p == 0) if nxt == last else U[p][(nxt, j)] if goes_on else U[1 - p][(j, nxt)])
                     for w, nxt, goes_on in option), Fraction(0))
 
-    for p in (0, 1) if b_chooses else (0,):  # A maximises A's chance, B minimises it
-        for i in opts.squares:
-            for j in opts.squares:
-                for r, stay, flip in opts.rolls[i]:
-                    if flip is not None:
-                        chosen, other = (flip, stay) if table[p][(i, r, j)] else (stay, flip)
-                        gain = worth(p, chosen, j) - worth(p, other, j)
-                        assert (gain >= 0) if p == 0 else (gain <= 0), (p, i, j, r)
+    reached = {(0, s, s), (1, s, s)}  # by any choice of a chooser (B moving as rolled where B never flips)
+    todo = list(reached)
+    while todo:
+        p, i, j = todo.pop()
+        for _, stay, flip in opts.rolls[i]:
+            for w, nxt, goes_on in stay + (flip or () if p == 0 or b_chooses else ()):
+                state = (p, nxt, j) if goes_on else (1 - p, j, nxt)
+                if w and nxt != last and state not in reached:
+                    reached.add(state)
+                    todo.append(state)
+    for p, i, j in sorted(reached):  # A maximises A's chance, B minimises it
+        if p == 0 or b_chooses:
+            for r, stay, flip in opts.rolls[i]:
+                if flip is not None:
+                    chosen, other = (flip, stay) if table[p][(i, r, j)] else (stay, flip)
+                    gain = worth(p, chosen, j) - worth(p, other, j)
+                    assert (gain >= 0) if p == 0 else (gain <= 0), (p, i, j, r)
 
 
 def test_the_float_solve_falls_back_on_gmres_with_the_same_answer() -> None:
@@ -323,21 +336,226 @@ def test_the_two_player_games_agree_with_value_iteration_on_a_large_board(b_choo
     assert abs(float(found.second.decimal) - second) < 1e-10
 
 
+def _turn_step(opts: limited.TurnOptions, p: int, s: tuple, j: int, option) -> list[tuple[int, object]]:
+    """Where an option's outcomes lead from mover p in state s against the other on j: (weight, "win"), (weight,
+    "loss": a state from which the mover can never finish, the other's win) or (weight, the next (mover, state,
+    other's square)): the same mover's next roll, or the other's turn begun on their square."""
+    out: list[tuple[int, object]] = []
+    for w, nxt in option:
+        if nxt is None:
+            out.append((w, "win"))
+        elif nxt[1] and nxt in opts.rolls:
+            out.append((w, (p, nxt, j)))
+        elif not nxt[1] and nxt[0] in opts.squares:
+            out.append((w, (1 - p, (j, 0, j), nxt[0])))
+        else:
+            out.append((w, "loss"))
+    return out
+
+
+def _turn_states(opts: limited.TurnOptions, b_chooses: bool) -> list[tuple]:
+    """Every (mover, state, other's square) a game from both on the start reaches, either moving first, by any
+    choice of a chooser (B moving as rolled where B never flips)."""
+    s = opts.board.start
+    todo = [(0, (s, 0, s), s), (1, (s, 0, s), s)]
+    seen = set(todo)
+    while todo:
+        p, state, j = todo.pop()
+        for _, stay, flip in opts.rolls[state]:
+            for option in (stay, flip) if flip is not None and (p == 0 or b_chooses) else (stay,):
+                for w, nxt in _turn_step(opts, p, state, j, option):
+                    if w and isinstance(nxt, tuple) and nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+    return sorted(seen)
+
+
+def _exact_turn_pairs(opts: limited.TurnOptions, plays: list[dict], keys: list[tuple]) -> dict[tuple, Fraction]:
+    """Under a roll-again limit: A's chance under fixed plays (plays[p][(state, roll, other's square)] → flip; a
+    state (square, rolls so far in the turn, square where it began); p = 0 when A moves, 1 when B moves), exactly,
+    by one rational solve over the states reached (`keys`), read from the turn's options alone."""
+    at = {k: n for n, k in enumerate(keys)}
+    A = [[0] * len(keys) for _ in keys]
+    b = [0] * len(keys)
+    for (p, s, j), row in at.items():
+        A[row][row] += opts.board.roll_weight
+        for r, stay, flip in opts.rolls[s]:
+            for w, nxt in _turn_step(opts, p, s, j, flip if flip is not None and plays[p][(s, r, j)] else stay):
+                if isinstance(nxt, tuple):
+                    A[row][at[nxt]] -= w
+                else:  # the game is over: A's chance is 1 or 0
+                    b[row] += w if (nxt == "win") == (p == 0) else 0
+    X = fmpq_mat(A).solve(fmpq_mat(len(keys), 1, b))
+    return {k: Fraction(int(X[at[k], 0].p), int(X[at[k], 0].q)) for k in keys}
+
+
+def _turn_plays(game: duel._Game, opts: limited.TurnOptions, plays: list[np.ndarray]) -> list[dict]:
+    """The game's plays (rows × the other's squares) as plays[p][(state, roll, other's square)] → flip."""
+    rows = [(s, r) for s, rolls in opts.rolls.items() for r, _, _ in rolls]
+    return [{(s, r, opts.squares[j]): bool(plays[p][k, j]) for k, (s, r) in enumerate(rows) for j in range(game.n)}
+            for p in range(2)]
+
+
+def _turn_value_iteration(opts: limited.TurnOptions, b_chooses: bool, keys: list[tuple], rounds: int = 20_000
+                          ) -> dict[tuple, float]:
+    """A's chance at the states reached (`keys`) under a roll-again limit, by value iteration in floats from 0 (it
+    rises to the game's value), every roll's options, the best taken."""
+    U = dict.fromkeys(keys, 0.0)
+
+    def worth(p: int, s: tuple, j: int, option) -> float:
+        return sum(w * (U[nxt] if isinstance(nxt, tuple) else float((nxt == "win") == (p == 0)))
+                   for w, nxt in _turn_step(opts, p, s, j, option))
+
+    for _ in range(rounds):
+        new = {}
+        for p, s, j in keys:
+            value = 0.0
+            for _, stay, flip in opts.rolls[s]:
+                options = [worth(p, s, j, stay)] + ([worth(p, s, j, flip)] if flip is not None and (
+                    p == 0 or b_chooses) else [])
+                value += max(options) if p == 0 else min(options)
+            new[(p, s, j)] = value / opts.board.roll_weight
+        change = max(abs(new[k] - U[k]) for k in U)
+        U = new
+        if change < 1e-15:
+            break
+    return U
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@pytest.mark.parametrize("b_chooses", [False, True], ids=["against box", "both maximise"])
+@pytest.mark.parametrize("penalty", ["undo", "start"])
+@given(data=st.data())
+def test_under_a_limit_the_two_player_games_are_certified_against_an_exact_solve(penalty: str, b_chooses: bool,
+                                                                                 data: st.DataObject) -> None:
+    """On small random boards with a roll-again limit (each penalty): the certified decimals are the exact values
+    of the plays found (one rational solve over every (mover, state of the turn, other's square)), to the last
+    decimal; no single choice of a chooser improves on its play at any state, roll and square of the other
+    (checked exactly: the plays are each the best reply to the other); and value iteration over every choice
+    rises to the same chances."""
+    b = data.draw(small_limited_coin_boards(penalty))
+    play = strategy.best_play(b)
+    opts = play.options
+    assert isinstance(opts, limited.TurnOptions)
+    game = duel._Game(opts, b_chooses)
+    plays, _, _ = game.solve(duel._start(opts, play.flips))
+    table = _turn_plays(game, opts, plays)
+    if not b_chooses:
+        assert not any(table[1].values())  # the box rules
+    keys = _turn_states(opts, b_chooses)
+    U = _exact_turn_pairs(opts, table, keys)
+    start = [(p, (b.start, 0, b.start), b.start) for p in range(2)]
+    found = (duel.both_maximise if b_chooses else duel.best_against_box)(opts, play.flips)
+    half = Fraction(1, 2 * 10**duel.CERTIFIED_DIGITS)
+    assert abs(Fraction(found.first.decimal) - U[start[0]]) <= half
+    assert abs(Fraction(found.second.decimal) - U[start[1]]) <= half
+    if b_chooses:
+        assert Fraction(found.first.decimal) + Fraction(found.second.decimal) == 1
+
+    def worth(p: int, s: tuple, j: int, option) -> Fraction:
+        return sum((w * (U[nxt] if isinstance(nxt, tuple) else Fraction((nxt == "win") == (p == 0)))
+                    for w, nxt in _turn_step(opts, p, s, j, option)), Fraction(0))
+
+    for p, state, j in keys:  # A maximises A's chance, B minimises it
+        if p == 0 or b_chooses:
+            for r, stay, flip in opts.rolls[state]:
+                if flip is not None:
+                    chosen, other = (flip, stay) if table[p][(state, r, j)] else (stay, flip)
+                    gain = worth(p, state, j, chosen) - worth(p, state, j, other)
+                    assert (gain >= 0) if p == 0 else (gain <= 0), (p, state, j, r)
+    iterated = _turn_value_iteration(opts, b_chooses, keys)
+    assert abs(float(found.first.decimal) - iterated[start[0]]) < 1e-9
+    assert abs(float(found.second.decimal) - iterated[start[1]]) < 1e-9
+
+
+def _simulated_duel(opts: limited.TurnOptions, plays: list[np.ndarray], games: int, a_first: bool, seed: int
+                    ) -> float:
+    """A's share of `games` two-player games under a roll-again limit, each roll drawn from the board's rolls and
+    moved by the turn's options (a flip's two moves half each), A choosing by plays[0] and B by plays[1] (rows
+    (state, roll) in the options' order × the other's square), from both on the start, A moving first or not."""
+    rng = np.random.default_rng(seed)
+    states = list(opts.rolls)
+    order = {s: i for i, s in enumerate(states)}
+    squares = {q: i for i, q in enumerate(opts.squares)}
+    faces = [r for r, _ in opts.board.rolls]
+    chance = np.array([w for _, w in opts.board.rolls], dtype=float)
+    chance /= chance.sum()
+    row_of = np.zeros((len(states), len(faces)), dtype=int)
+    weight, kind, to = (np.zeros((sum(len(x) for x in opts.rolls.values()), 2, 2), dtype=int) for _ in range(3))
+    k = 0
+    for s, rolls in opts.rolls.items():
+        for r, stay, flip in rolls:
+            row_of[order[s], faces.index(r)] = k
+            for o, option in enumerate((stay, flip or stay)):
+                for i, (w, nxt) in enumerate(option):
+                    weight[k, o, i] = w
+                    kind[k, o, i], to[k, o, i] = ((0, 0) if nxt is None else (1, order[nxt]) if nxt[1]
+                                                  else (2, squares[nxt[0]]))
+            k += 1
+    begin = np.array([order[(q, 0, q)] for q in opts.squares])
+    start = squares[opts.board.start]
+    mover = np.full(games, 0 if a_first else 1)
+    state, other = np.full(games, begin[start]), np.full(games, start)
+    a_wins = np.zeros(games, dtype=bool)
+    live = np.arange(games)
+    while live.size:
+        p, s, j = mover[live], state[live], other[live]
+        k = row_of[s, rng.choice(len(faces), size=live.size, p=chance)]
+        o = np.where(p == 0, plays[0][k, j], plays[1][k, j]).astype(int)
+        second = rng.random(live.size) * weight[k, o].sum(axis=1) >= weight[k, o, 0]
+        what, where = kind[k, o, second.astype(int)], to[k, o, second.astype(int)]
+        won = what == 0
+        a_wins[live[won & (p == 0)]] = True
+        again, ends = live[what == 1], what == 2
+        state[again] = where[what == 1]
+        turned = live[ends]
+        mover[turned] = 1 - p[ends]
+        state[turned] = begin[j[ends]]
+        other[turned] = where[ends]
+        live = live[~won]
+    return float(a_wins.mean())
+
+
+LIMITED_DUELS = {
+    "classic-family-coin": lambda: board("classic-family-coin"),
+    "random 40 squares, a second 6 sends to the start": lambda: random_coin_board(40, jumps=4, seed=2).variant(
+        roll_again_on=6, roll_again_limit=1, roll_again_penalty="start"),
+}
+
+
+@pytest.mark.parametrize("b_chooses", [False, True], ids=["against box", "both maximise"])
+@pytest.mark.parametrize("name", LIMITED_DUELS)
+def test_under_a_limit_the_two_player_games_simulate_to_their_certified_chances(name: str, b_chooses: bool) -> None:
+    """200,000 two-player games played with the plays found (by the other's square, the rolls so far in the turn
+    and where it began), half with A moving first: A's share within SIMULATION_Z standard errors of the certified
+    chance each time."""
+    b = LIMITED_DUELS[name]()
+    play = strategy.best_play(b)
+    opts = play.options
+    assert isinstance(opts, limited.TurnOptions)
+    game = duel._Game(opts, b_chooses)
+    with threadpool_limits(1):  # as the duels are solved: small dense products, threads only compete
+        plays, _, (first, second) = game.solve(duel._start(opts, play.flips))
+    for a_first, bounds in ((True, first), (False, second)):
+        exact = float(Fraction(duel._certified(*bounds).decimal))
+        games = 100_000
+        share = _simulated_duel(opts, plays, games, a_first, seed=11)
+        z = abs(share - exact) / math.sqrt(exact * (1 - exact) / games)
+        assert z <= SIMULATION_Z, (a_first, share, exact, z)
+
+
 @pytest.mark.parametrize("slug", CHOICE)
-def test_no_bundled_board_with_a_choice_has_a_null_duel_but_under_a_roll_again_limit(slug: str) -> None:
-    """Both duels are certified on every bundled board with a choice; under a roll-again limit (where a choice
-    depends on the rolls so far in the turn) they are not computed yet, and the record says why."""
+def test_no_bundled_board_with_a_choice_has_a_null_duel(slug: str) -> None:
+    """Both duels are certified on every bundled board with a choice, under a roll-again limit too."""
     from chutes.compute.record.results import strategy_json
 
-    b = board(slug)
-    found = strategy_json(turn_chain(b))
+    found = strategy_json(turn_chain(board(slug)))
     assert found is not None
-    if b.roll_again_limit is None:
-        assert found["against_box"] is not None and found["both_maximise"] is not None
-        assert "duels_not_computed" not in found
-    else:
-        assert found["against_box"] is None and found["both_maximise"] is None
-        assert "rolls so far" in found["duels_not_computed"]
+    assert found["against_box"] is not None and found["both_maximise"] is not None
+    assert "duels_not_computed" not in found
+    first = Fraction(found["both_maximise"]["first"])
+    assert first + Fraction(found["both_maximise"]["second"]) == 1
+    assert Fraction(found["against_box"]["first"]) > first  # playing best against the box rules wins more
 
 
 @pytest.mark.parametrize(("extra", "message"), [
@@ -363,3 +581,21 @@ def test_the_cost_model_prices_the_two_player_games_and_refuses_a_huge_board() -
     with pytest.raises(BoardError) as refused:
         check_cost(huge, "huge.toml")
     assert "two-player games" in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_the_cost_model_prices_the_two_player_games_under_a_limit() -> None:
+    """Under a roll-again limit the duels' states are those of a turn: the cost model counts them as the solver
+    does (classic-family-coin) and prices the duels by them, so that a board with the coin costs more with a limit
+    than without one, and a 400-square board with a limit of 2 is refused in one line, with the estimate."""
+    from chutes.compute.board.cost import check_cost, estimated_seconds, turn_states
+
+    family = board("classic-family-coin")
+    assert turn_states(family) == len(limited.turn_options(family).rolls)
+    medium = random_coin_board(150, jumps=10, seed=1)
+    limit = {"roll_again_on": 6, "roll_again_limit": 2, "roll_again_penalty": "undo"}
+    assert estimated_seconds(medium.variant(**limit))[0] > 3 * estimated_seconds(medium.variant(roll_again_on=6))[0]
+    large = random_coin_board(400, jumps=10, seed=1).variant(**limit)
+    with pytest.raises(BoardError) as refused:
+        check_cost(large, "large.toml")
+    assert "two-player games" in str(refused.value) and "states of a turn" in str(refused.value)
+    assert "\n" not in str(refused.value)

@@ -41,8 +41,8 @@ class BestPlay:
     iteration (Bellman's equation holds exactly at every square and roll): the (square, roll) pairs where it
     flips, the named strategies compared (the best play last), and two players' chances, exact when both play
     best, certified when a best player meets one who never flips or both maximise their own chance knowing where
-    the other is (None on a board too large for those duels). In Jupyter it shows its table and the flips drawn
-    on the board (`figure()` gives that drawing as a plotly figure).
+    the other is (None only where a certification fails: met on no board so far). In Jupyter it shows its table
+    and the flips drawn on the board (`figure()` gives that drawing as a plotly figure).
 
     >>> import chutes
     >>> board = chutes.Board.from_toml('squares = 10\\ndie = 6\\nchoice = "coin"\\n'

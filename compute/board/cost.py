@@ -41,7 +41,10 @@ SECONDS_PER_CHOICE_STATE_CUBED = 4e-9
 SECONDS_PER_DUEL_STATE_CUBED = 2e-6
 """...and its two two-player games (compute.solve.duel), per d³: the Stein preconditioner's products of d × d
 matrices dominate (both games together, measured with the machine shared: 0.7 s at d = 80, 4.8 s at d = 180,
-32 s at d = 280, 106 s at d = 380, random boards; benchmarks/choice.py)."""
+32 s at d = 280, 106 s at d = 380, random boards; benchmarks/choice.py). Under a roll-again limit, per m·d² (m the
+states of a turn, `turn_states`; m = d without a limit): the exact values over the 2·m·d states dominate, more
+rounds as they grow (measured: 6.4 s at d = 80, m = 773 and 85 s at d = 180, m = 1,690, random boards with the
+coin and the family rules' limit of 2; benchmarks/choice.py --family)."""
 EXACT_TURNS = 700
 DECIDED_TAIL_LOG = math.log(1 / 40)
 """The 97.5th percentile lies about log(1/40)/log ρ turns in; taken DECIDE_MARGIN times, for the mode and the
@@ -239,6 +242,25 @@ def _radius(turns: _Turns) -> float:
     return float(max(abs(np.linalg.eigvals(np.array([[rows[i][j] for j in part] for i in part])))))
 
 
+def turn_states(board: Board) -> int:
+    """Under a roll-again limit L, the states (square, rolls so far, square where the turn began) that turns begun
+    on every roll square reach by any choice: the levels of `roll_again_on` rolls, each moved as rolled or, with a
+    choice, flipped (at least the best play's and the two-player games' states: compute.solve.limited)."""
+    limit, again, last = board.roll_again_limit, board.roll_again_on, board.squares
+    assert limit is not None and again is not None, "a roll-again limit needs roll_again_on"
+    ways = [board.played(())]
+    if board.choice is not None:
+        ways.append(board.played([(q, r) for q in roll_squares(board) for r, _ in board.rolls]))
+    count = 0
+    for origin in roll_squares(board):
+        level = {origin}
+        for k in range(limit + 1):
+            count += len(level)
+            level = {moved for here in level for way in ways for roll, _, _, moved in way.outcomes_at(here, k, origin)
+                     if roll == again and moved != last} if k < limit else set()
+    return count
+
+
 def estimated_seconds(board: Board) -> tuple[float, str]:
     """Estimated time of `chutes solve` on this board (`compute.record.results.solve`, one process, the reference
     machine) in seconds, and the stage that dominates it, as words ("the exact two-player sum (… primes at
@@ -260,16 +282,17 @@ def estimated_seconds(board: Board) -> tuple[float, str]:
     else:
         exact = nonzeros * terms * (SECONDS_PER_NONZERO_TERM + SECONDS_PER_TERM_BIT * terms * bits / 2)
     distribution = exact
-    choice = 0.0
+    choice, states = 0.0, d
     if board.choice is not None:  # the best play's chain is estimated as the box rules' (the same squares)
         choice = SECONDS_PER_CHOICE_STATE_CUBED * d**3
         if board.roll_again_limit is not None:  # the play by the rolls so far: up to (L+1)² states a square
             choice *= (board.roll_again_limit + 1) ** 2
-        else:  # the two-player games (under a limit they are not computed)
-            choice += SECONDS_PER_DUEL_STATE_CUBED * d**3
+            states = turn_states(board)
+        choice += SECONDS_PER_DUEL_STATE_CUBED * states * d**2  # the two-player games
     total = two_player + distribution + choice
     if choice >= max(two_player, distribution):
-        return total, f"the best play and its two-player games ({d} squares)"
+        inside = f", {states:,} states of a turn" if board.roll_again_limit is not None else ""
+        return total, f"the best play and its two-player games ({d} squares{inside})"
     if two_player >= distribution:
         return total, f"the exact two-player sum ({primes:,.0f} primes at degree {k})"
     return total, f"the exact game-length distribution (about {terms:,.0f} terms)"

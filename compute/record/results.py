@@ -19,7 +19,8 @@ from ..solve.jumps import jump_usage, shortest_game
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..solve.duel import Duel
+    from ..solve.duel import Duel, Flips
+    from ..solve.limited import TurnOptions
     from ..solve.strategy import Options
 
 WITHIN = (20, 50, 100)
@@ -146,15 +147,12 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
                  for q, r, k, o in play.options.turn_decisions
                  if k > 0 and ((q, r, k, o) in chosen) != ((q, r) in set(first))]
         ties = sorted({(q, r) for q, r, *_ in play.ties})
-        parts: dict[str, Any] = {"later": later, "against_box": None, "both_maximise": None, "duels_not_computed": (
-            "under a roll-again limit each player's best choice depends on the rolls so far in the turn and on "
-            "where it began, and these two-player games are solved only for choices by square (both players "
-            "playing best are worked out)")}
+        parts: dict[str, Any] = {"later": later}
     else:
         first, ties = [(f[0], f[1]) for f in play.flips], [(t[0], t[1]) for t in play.ties]
-        start = tuple(first)  # the one-player best play: the duels' first proposal
-        parts = {"against_box": _certified(duel.best_against_box, play.options, start),
-                 "both_maximise": _certified(duel.both_maximise, play.options, start)}
+        parts = {}
+    parts["against_box"] = _certified(duel.best_against_box, play.options, play.flips)  # the one-player best play:
+    parts["both_maximise"] = _certified(duel.both_maximise, play.options, play.flips)  # the duels' first proposal
     return {
         "flips": [list(f) for f in first],
         "ties": [list(t) for t in ties],
@@ -182,8 +180,8 @@ def penalty_words(limit: int, again: int | None) -> str:
     return f"a {_ORDINALS[limit] if limit < len(_ORDINALS) else f'{limit + 1}th'} {again} in one turn is not moved"
 
 
-def _certified(game: Callable[[Options, tuple[tuple[int, int], ...]], Duel], options: Options,
-               flips: tuple[tuple[int, int], ...]) -> dict[str, Any] | None:
+def _certified(game: Callable[[Options | TurnOptions, Flips], Duel], options: Options | TurnOptions,
+               flips: Flips) -> dict[str, Any] | None:
     """A two-player game's JSON (its first plays proposed from the one-player best play), or None where its
     certification fails (an interval straddling a rounding boundary: not met on any board so far)."""
     from ..solve.duel import CERTIFIED_DIGITS, GUARD_DIGITS

@@ -333,7 +333,8 @@ class StrategyRow(_Model):
 
 
 class Duel(_Model):
-    """Two players with a choice that may depend on where the other is, certified (compute.solve.duel)."""
+    """Two players with a choice that may depend on where the other is (under a roll-again limit also on the rolls
+    so far in the turn and where it began), certified (compute.solve.duel)."""
 
     first: str = Field(description="The chance of the player named, moving first, to 30 decimals (both ends of its "
                                    "certified interval round to them).")
@@ -341,7 +342,8 @@ class Duel(_Model):
     error_bound: str = Field(description="A proven bound on the error of the values rounded: 10⁻⁴⁰ (the refinement "
                                          "goes on until the proven bound is below it).")
     flips: int = Field(ge=0, description="(square, roll) pairs the play flips for against some square of the "
-                                         "other player.")
+                                         "other player (under a roll-again limit: (square, roll, rolls so far in "
+                                         "the turn, square where it began)).")
     depends: int = Field(ge=0, description="Of those, how many it flips for only against some of the other's "
                                            "squares: the choice depends on where the other is.")
 
@@ -382,8 +384,9 @@ class Strategy(_Model):
     both_maximise: Duel | None = Field(description="Both players maximise their own chance, each knowing where the "
                                                    "other is: the first mover's chance "
                                                    "(compute.solve.duel.both_maximise); null as against_box.")
-    duels_not_computed: str | None = Field(default=None, description="Why against_box and both_maximise are null "
-                                           "on every board of a kind (a roll-again limit), if they are.")
+    duels_not_computed: str | None = Field(default=None, description="Never set now: against_box and "
+                                           "both_maximise are computed on every kind of board, a roll-again limit "
+                                           "included (kept while the board page's template still asks for it).")
     advice: str = Field(description="One plain sentence a player can use at the table, true on this board.")
 
 

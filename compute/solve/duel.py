@@ -1,21 +1,29 @@
 """Two players when the rules give a choice, each choice allowed to depend on where the other player is:
 certified to CERTIFIED_DIGITS decimals.
 
-A state is (who moves, the mover's square i, the other's square j); U is the first player's (A's) chance of
-winning from it. A roll r with choice a leads by each outcome to a win of the mover, another roll of the mover
-or the other's turn. Two games are solved:
+A state is (who moves, the mover's state i, the other's square j); U is the first player's (A's) chance of
+winning from it. Without a roll-again limit the mover's state is a square; under a limit it is where the mover is
+within the turn (square, rolls so far, square where the turn began: `compute.solve.limited`), the other waiting on
+the square where their next turn begins, so that a choice may depend on all four. A roll r with choice a leads by
+each outcome to a win of the mover, another roll of the mover (the turn's next state), the other's turn (on the
+square where the mover's turn ended, a penalty included), or a state from which the mover can never finish (a
+loss: the other, playing for it, finishes). Two games are solved:
 - `best_against_box`: A maximises U, B never flips (the box rules): a Markov decision process;
 - `both_maximise`: A maximises U, B minimises it (B maximises their own chance: the game ends, see below): a
   turn-based zero-sum stochastic game.
+Only the states a game from both on the start reaches by some choice are solved: the others, to which none of
+those leads, are held at 0 (no moves, no win), so that a play that cannot end from a state no game reaches
+leaves the certificate alone.
 Hoffman–Karp strategy iteration: B's play is improved until it is a best reply to A's, then A's, and again,
 each change a gain above 10^-MARGIN_DIGITS (a roll's weight each) in values whose error is far below it (so the
 values only rise, no play returns, and the rounds end); the first plays come from Newton steps in floats, from the
 one-player best play. A pair of plays is valued to many digits by iterative refinement: exact residuals (integers
 over 2^SCALE_BITS, in 30-bit limbs, vectorised), each correction a float solve of the same equations. That solve
 takes preconditioned Richardson steps (GMRES where they stall); the preconditioner is the exact solve of the plays
-made alike against every square of the other, a Stein equation X − N₀XN₁ᵀ = C in n × n matrices (N the turn
-kernels), summed by Smith's doubling in O(n³) — where a sparse LU of the 2n² states grows far faster (1 s at
-n = 81 already).
+made alike against every square of the other, a Stein equation Y − N₀YN₁ᵀ = C in n × n matrices over the squares
+where turns begin (N the turn kernels; under a limit each turn's rolls are summed first, a nilpotent series, and
+the states inside turns follow from Y), summed by Smith's doubling in O(n³) — where a sparse LU of the 2n² states
+grows far faster (1 s at n = 81 already).
 
 The certificate does not depend on how the values were found: for any values Û and plays σ̂ (A), τ̂ (B),
 U* ≥ Û − v_σ̂·max(Û − T_σ̂ Û)⁺ and U* ≤ Û + v_τ̂·max(T_τ̂ Û − Û)⁺, where T_σ̂ is one roll with A playing σ̂ and
@@ -28,12 +36,15 @@ interval round to: the same digits on any machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from . import limited
+from .limited import TurnOptions
 from .strategy import Options
 
 CERTIFIED_DIGITS = 30
@@ -62,36 +73,61 @@ STEIN_SQUARINGS = 60
 
 @dataclass(frozen=True)
 class _Rolls:
-    """A board's rolls from each square, flattened (the rows of each square together, squares in order): row k is
-    the square index, the stay outcomes and the flip outcomes, each (weight, kind, square index) with kind 0 a win,
-    1 another roll, 2 the other's turn, padded to two outcomes of weight 0."""
+    """A board's rolls from each of the mover's states, flattened (the rows of each state together, states in
+    order): row k is the state index, the stay outcomes and the flip outcomes, each (weight, kind, index) with
+    kind 0 a win, 1 another roll (index: the mover's next state), 2 the other's turn (index: the square the turn
+    ended on), 3 a state from which the mover can never finish (a loss), padded to two outcomes of weight 0."""
 
     square: np.ndarray
     options: np.ndarray  # K × 2 (stay, flip) × 2 outcomes × 3 integers
     can_flip: np.ndarray
     total: int
     n: int
+    """Squares where a turn can begin (the other's squares)."""
+    states: int
+    """The mover's states: the n squares without a roll-again limit, the states of a turn under one."""
+    begin: np.ndarray
+    """The mover's state at the first roll of a turn begun on each square."""
+    limited: bool
+    """Whether a roll-again limit bounds the rolls of a turn (the rolls again then never return to a state)."""
     first: np.ndarray
-    """The first row of each square."""
+    """The first row of each state."""
 
 
-def _rolls(opts: Options) -> _Rolls:
+def _rolls(opts: Options | TurnOptions) -> _Rolls:
     index = {q: i for i, q in enumerate(opts.squares)}
-    last = opts.board.squares
-    squares, options, can = [], [], []
+    if isinstance(opts, TurnOptions):
+        order = {state: i for i, state in enumerate(opts.rolls)}
+        begin = [order[(q, 0, q)] for q in opts.squares]
 
-    def coded(option: tuple[tuple[int, int, bool], ...] | None) -> list[list[int]]:
-        out = [[w, 0 if nxt == last else 1 if goes_on else 2, index.get(nxt, 0)] for w, nxt, goes_on in option or ()]
-        return (out + [[0, 0, 0], [0, 0, 0]])[:2]
+        def code(nxt: limited.State | None) -> tuple[int, int]:
+            if nxt is None:
+                return 0, 0
+            if nxt[1] == 0:
+                return (2, index[nxt[0]]) if nxt[0] in index else (3, 0)
+            return (1, order[nxt]) if nxt in order else (3, 0)
 
-    for q in opts.squares:
-        for _, moved, flipped in opts.rolls[q]:
-            squares.append(index[q])
-            options.append([coded(moved), coded(flipped)])
-            can.append(flipped is not None)
-    square = np.array(squares)
-    return _Rolls(square, np.array(options, dtype=np.int64), np.array(can), opts.board.roll_weight, len(index),
-                  np.searchsorted(square, np.arange(len(index))))
+        rows = [(order[state], [[(w, *code(nxt)) for w, nxt in option] if option is not None else None
+                                for option in (stay, flip)])
+                for state, rolls in opts.rolls.items() for _, stay, flip in rolls]
+    else:
+        last = opts.board.squares
+        begin = list(range(len(index)))
+
+        def coded(nxt: int, goes_on: bool) -> tuple[int, int]:
+            if nxt == last:
+                return 0, 0
+            return (1 if goes_on else 2, index[nxt]) if nxt in index else (3, 0)
+
+        rows = [(index[q], [[(w, *coded(nxt, goes_on)) for w, nxt, goes_on in option] if option is not None else None
+                            for option in (moved, flipped)])
+                for q in opts.squares for _, moved, flipped in opts.rolls[q]]
+    square = np.array([state for state, _ in rows])
+    options = [[(option or []) + [(0, 0, 0)] * (2 - len(option or [])) for option in pair] for _, pair in rows]
+    states = len(opts.rolls)
+    return _Rolls(square, np.array(options, dtype=np.int64), np.array([pair[1] is not None for _, pair in rows]),
+                  opts.board.roll_weight, len(index), states, np.array(begin), isinstance(opts, TurnOptions),
+                  np.searchsorted(square, np.arange(states)))
 
 
 # --- exact values in limbs ------------------------------------------------------------------------------------
@@ -173,15 +209,17 @@ def _moved(chosen: _Chosen, x: np.ndarray) -> np.ndarray:
 
 
 class _Game:
-    """One game: the rolls, and who chooses (A maximises; B minimises or never flips). States p·n² + i·n + j,
-    p = 0 when A moves (A on i, B on j), 1 when B moves (B on i, A on j)."""
+    """One game: the rolls, and who chooses (A maximises; B minimises or never flips). States p·m·n + i·n + j
+    (m the mover's states, n the squares where a turn begins), p = 0 when A moves (A in state i, B on j), 1 when
+    B moves (B in state i, A on j)."""
 
-    def __init__(self, opts: Options, b_chooses: bool) -> None:
+    def __init__(self, opts: Options | TurnOptions, b_chooses: bool) -> None:
         r = self.r = _rolls(opts)
         self.b_chooses = b_chooses
         self.choosers = (0, 1) if b_chooses else (0,)
-        n = self.n = r.n
-        self.size = 2 * n * n
+        n, m = self.n, self.m = r.n, r.states
+        self.half = m * n
+        self.size = 2 * m * n
         self.start = opts.squares.index(opts.board.start)
         self.one = _as_limbs(1 << SCALE_BITS, ())
         self._stein_cache: dict[bytes, Any] = {}
@@ -192,12 +230,47 @@ class _Game:
         for p in range(2):
             for o in range(2):
                 w, kind, to = (r.options[:, None, o, :, x] for x in range(3))  # K × 1 × 2
-                state = np.where(kind == 1, p * n * n + to * n + j, (1 - p) * n * n + j * n + to)
-                moves = np.broadcast_to(np.where(kind == 0, 0, w), (K, n, 2))
-                state = np.where(kind == 0, 0, state)
-                win = np.where(kind == 0, w, 0).sum(axis=2) if p == 0 else np.zeros((K, 1), dtype=np.int64)
+                state = np.where(kind == 1, p * m * n + to * n + j, (1 - p) * m * n + r.begin[j] * n + to)
+                ends = (kind == 0) | (kind == 3)
+                moves = np.broadcast_to(np.where(ends, 0, w), (K, n, 2))
+                state = np.where(ends, 0, state)
+                win = np.where(kind == (0 if p == 0 else 3), w, 0).sum(axis=2)  # A wins, or B never can
                 self.options[(p, o)] = tuple(np.ascontiguousarray(x) for x in (  # type: ignore[assignment]
                     moves[..., 0], state[..., 0], moves[..., 1], state[..., 1], np.broadcast_to(win, (K, n))))
+        self.starts = np.array([p * self.half + int(r.begin[self.start]) * n + self.start for p in range(2)])
+        followed = [[self.options[(0, 0)], self.options[(0, 1)]],
+                    [self.options[(1, 0)], self.options[(1, 1)]] if b_chooses else [self.options[(1, 0)]]]
+        self.live = self.reach(followed)
+        for (p, o), c in self.options.items():  # a state no play reaches is held at 0: no moves, no win
+            keep = self.rows_of(self.live, p)
+            self.options[(p, o)] = (c[0] * keep, c[1], c[2] * keep, c[3], c[4] * keep)
+
+    def rows_of(self, states: np.ndarray, p: int) -> np.ndarray:
+        """Mover p's part of a vector over the states as K × n: the value at each row's state against each j."""
+        return states[p * self.half:(p + 1) * self.half].reshape(self.m, self.n)[self.r.square]
+
+    def reach(self, followed: list[list[_Chosen]]) -> np.ndarray:
+        """The states a game from both players on the start reaches, either moving first, each mover p following
+        the outcomes of weight > 0 of every choice in followed[p] (a breadth-first search, each state once)."""
+        n, half, r = self.n, self.half, self.r
+        counts = np.diff(np.append(r.first, len(r.square)))
+        seen = np.zeros(self.size, dtype=bool)
+        seen[self.starts] = True
+        frontier = self.starts
+        while frontier.size:
+            found = []
+            for p in range(2):
+                mine = frontier[frontier // half == p] - p * half
+                each = counts[mine // n]  # the rows of each state's roll
+                j = np.repeat(mine % n, each)
+                rows = np.repeat(r.first[mine // n] - (np.cumsum(each) - each), each) + np.arange(len(j))
+                for c in followed[p]:
+                    for w, to in (c[:2], c[2:4]):
+                        found.append(to[rows, j][w[rows, j] > 0])
+            new = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+            frontier = new[~seen[new]]
+            seen[frontier] = True
+        return seen
 
     def chosen(self, p: int, play: np.ndarray) -> _Chosen:
         """Mover p's outcomes under `play` (K × n booleans: flip)."""
@@ -205,9 +278,9 @@ class _Game:
         return tuple(np.where(play, b, a) for a, b in zip(stay, flip))  # type: ignore[return-value]
 
     def _by_square(self, rows: np.ndarray) -> np.ndarray:
-        """Per-row sums (K × n) added up per square, in a fixed order: the n² states of one mover."""
-        if self.per_square:  # every square has as many rows
-            return rows.reshape(self.n, self.per_square, self.n).sum(axis=1).ravel()
+        """Per-row sums (K × n) added up per state of the mover, in a fixed order: the m·n states of one mover."""
+        if self.per_square:  # every state has as many rows
+            return rows.reshape(self.m, self.per_square, self.n).sum(axis=1).ravel()
         return np.add.reduceat(rows, self.r.first, axis=0).ravel()
 
     def apply(self, chosen: list[_Chosen], x: np.ndarray) -> np.ndarray:
@@ -216,7 +289,7 @@ class _Game:
 
     def constant(self, chosen: list[_Chosen]) -> np.ndarray:
         """A's winning weight per state."""
-        return np.concatenate([self._by_square(chosen[0][4]), np.zeros(self.n * self.n, dtype=np.int64)])
+        return np.concatenate([self._by_square(c[4]) for c in chosen])
 
     def exact(self, chosen: list[_Chosen], X: np.ndarray) -> np.ndarray:
         """W·(one roll of X) under the outcomes chosen, exactly: L·X + c·2^SCALE_BITS, normalised limbs."""
@@ -282,34 +355,50 @@ class _Game:
 
     def _stein(self, bases: list[np.ndarray]):
         """The exact float solve of the equations when each player's choice at a row is the same against every
-        square of the other (`bases`: K booleans each): a Stein equation X − N₀XN₁ᵀ = C, X = Σₖ N₀ᵏCN₁ᵀᵏ summed
-        by doubling (Smith's method: m squarings give 2^m terms), until the powers' norms are negligible."""
-        r, n, W = self.r, self.n, float(self.r.total)
+        square of the other (`bases`: K booleans each). Each mover's rolls again B (m × m) are summed first,
+        S = (I − B)⁻¹ (a dense inverse, or under a limit the series I + B + … + Bᴸ, B sparse and nilpotent), and the
+        turn's ends A (m × n) give Ñ = SA and the turn kernel N = Ñ restricted to the states where turns begin;
+        there the values Y solve a Stein equation Y − N₀YN₁ᵀ = C, Y = Σₖ N₀ᵏCN₁ᵀᵏ summed by doubling (Smith's
+        method: m squarings give 2^m terms), until the powers' norms are negligible; the states inside turns
+        follow: X = S·(right-hand side) + ÑYᵀ. A state no play reaches is held at 0 (W·x = b there): no other state
+        leads to it, so its value is its own right-hand side over W."""
+        from scipy.sparse import csr_array
+
+        r, n, m, W = self.r, self.n, self.m, float(self.r.total)
         parts = []
         for base in bases:
             opt = np.where(base[:, None, None], r.options[:, 1], r.options[:, 0])  # K × 2 × 3
-            again, turn = np.zeros((n, n)), np.zeros((n, n))
+            rows, cols, weights, turn = [], [], [], np.zeros((m, n))
             for o in range(2):
                 w, kind, to = opt[:, o, 0] / W, opt[:, o, 1], opt[:, o, 2]
-                np.add.at(again, (r.square[kind == 1], to[kind == 1]), w[kind == 1])
+                rows.append(r.square[kind == 1])
+                cols.append(to[kind == 1])
+                weights.append(w[kind == 1])
                 np.add.at(turn, (r.square[kind == 2], to[kind == 2]), w[kind == 2])
-            M = np.linalg.inv(np.eye(n) - again)
-            parts.append((M, M @ turn))
-        (M0, N0), (M1, N1) = parts
+            again = csr_array((np.concatenate(weights), (np.concatenate(rows), np.concatenate(cols))), shape=(m, m))
+            summed = _summed(again, r.limited)
+            inside = summed(turn)
+            parts.append((summed, inside, inside[r.begin]))
+        (S0, inside0, N0), (S1, inside1, N1) = parts
         left, right = [N0], [N1.T]
         while np.abs(left[-1]).sum(axis=1).max() * np.abs(right[-1]).sum(axis=0).max() > 1e-17:
             if len(left) > STEIN_SQUARINGS:
                 raise ArithmeticError("the two-player equations could not be solved (a play that may never end)")
             left.append(left[-1] @ left[-1])
             right.append(right[-1] @ right[-1])
+        begin, half, live = r.begin, self.half, self.live
 
         def precondition(x: np.ndarray) -> np.ndarray:
-            r0, r1 = x[:n * n].reshape(n, n) / W, x[n * n:].reshape(n, n) / W
-            m1 = M1 @ r1
-            x0 = M0 @ r0 + N0 @ m1.T
+            s0, s1 = S0(x[:half].reshape(m, n) / W), S1(x[half:].reshape(m, n) / W)
+            y0 = s0[begin] + N0 @ s1[begin].T
             for a, b in zip(left[:-1], right[:-1]):
-                x0 = x0 + a @ x0 @ b
-            return np.concatenate([x0.ravel(), (m1 + N1 @ x0.T).ravel()])
+                y0 = y0 + a @ y0 @ b
+            y1 = s1[begin] + N1 @ y0.T
+            if not r.limited:  # every state begins a turn
+                out = np.concatenate([y0.ravel(), y1.ravel()])
+            else:
+                out = np.concatenate([(s0 + inside0 @ y1.T).ravel(), (s1 + inside1 @ y0.T).ravel()])
+            return np.where(live, out, x / W)
 
         return precondition
 
@@ -427,7 +516,7 @@ class _Game:
 
     def certify(self, X: np.ndarray, plays: list[np.ndarray]) -> list[tuple[int, int]]:
         """[low, high] of A's chance from (A moves, s, s) and (B moves, s, s): Û ∓ v·δ (see the module)."""
-        W, n, s = self.r.total, self.n, self.start
+        W = self.r.total
         WX = _normal(W * X)
         high_gap = _normal(self._one_side(X, plays, 0) - WX)  # W(T_τ̂ Û − Û): A at their best
         if self.b_chooses:  # W(Û − T_σ̂ Û): B at their best
@@ -438,11 +527,27 @@ class _Game:
         v_high = self.rolls_left(plays, 0)  # A free, B on τ̂
         v_low = self.rolls_left(plays, 1) if self.b_chooses else v_high
         out = []
-        for state in (s * n + s, n * n + s * n + s):
+        for state in self.starts:
             value = sum(int(X[k, state]) << (LIMB_BITS * k) for k in range(LIMBS))
             out.append((value - _ceil_div(int(v_low[state]) * low_delta, W),
                         value + _ceil_div(int(v_high[state]) * high_delta, W)))
         return out
+
+
+def _summed(again: Any, nilpotent: bool) -> Callable[[np.ndarray], np.ndarray]:
+    """x ↦ (I − B)⁻¹x for the rolls again B (a sparse m × m matrix): under a roll-again limit each roll again adds
+    one to the rolls so far, so Bᴸ⁺¹ = 0 and the series I + B + … + Bᴸ is summed until its terms vanish; without
+    one B may cycle (a bounce), and its inverse is dense."""
+    if nilpotent:
+        def series(x: np.ndarray) -> np.ndarray:
+            total = term = x
+            while (term := again @ term).any():
+                total = total + term
+            return total
+
+        return series
+    inverse = np.linalg.inv(np.eye(again.shape[0]) - again.toarray())
+    return lambda x: inverse @ x
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -474,7 +579,9 @@ def _certified(low: int, high: int) -> Certified:
 @dataclass(frozen=True)
 class Duel:
     """A two-player game's certified chances for the first and the second to move, and its maximiser's play: how
-    many (square, roll) pairs it flips for against some square of the other, and how many of those depend on it."""
+    many of its decisions it flips for against some square of the other, and how many of those depend on it (a
+    decision is a (square, roll) pair, under a roll-again limit (square, roll, rolls so far, square where the turn
+    began))."""
 
     first: Certified
     second: Certified
@@ -482,47 +589,39 @@ class Duel:
     depends: int
 
 
-def _reachable(game: _Game, plays: list[np.ndarray]) -> np.ndarray:
-    """The states a game from both players on the start reaches under the plays (either moving first)."""
-    n, s = game.n, game.start
-    seen = np.zeros(game.size, dtype=bool)
-    seen[[s * n + s, n * n + s * n + s]] = True
-    chosen = game._pair(plays)
-    count = 0
-    while count != (count := int(seen.sum())):
-        for p, c in enumerate(chosen):
-            rows = seen[p * n * n:(p + 1) * n * n].reshape(n, n)[game.r.square]  # K × n: rows rolled from
-            for w, state in (c[:2], c[2:4]):
-                seen[state[rows & (w > 0)]] = True
-    return seen
-
-
-def _duel(opts: Options, b_chooses: bool, start: np.ndarray) -> Duel:
+def _duel(opts: Options | TurnOptions, b_chooses: bool, start: np.ndarray) -> Duel:
     from threadpoolctl import threadpool_limits
 
     game = _Game(opts, b_chooses)
     with threadpool_limits(1):  # small dense products: one thread is fastest, and threads only compete
         plays, _, (first, second) = game.solve(start)
-    n = game.n
-    reach = _reachable(game, plays)[:n * n].reshape(n, n)[game.r.square]  # K × n: where A rolls against j
+    reach = game.rows_of(game.reach([[c] for c in game._pair(plays)]), 0)  # K × n: where A rolls against j
     play = plays[0]
     flipped, stayed = (play & reach).any(axis=1), (~play & reach).any(axis=1)
     return Duel(_certified(*first), _certified(*second), int(flipped.sum()), int((flipped & stayed).sum()))
 
 
-def _start(opts: Options, flips: tuple[tuple[int, int], ...]) -> np.ndarray:
+Flips = tuple[tuple[int, ...], ...]
+"""A one-player play's flips: (square, roll) pairs, under a roll-again limit also TurnDecisions (square, roll, rolls
+so far, square where the turn began)."""
+
+
+def _start(opts: Options | TurnOptions, flips: Flips) -> np.ndarray:
     """The one-player best play's flips as a row per roll (the first plays' proposal)."""
     chosen = set(flips)
+    if isinstance(opts, TurnOptions):
+        return np.array([(s[0], roll) in chosen or (s[0], roll, s[1], s[2]) in chosen
+                         for s, rolls in opts.rolls.items() for roll, _, _ in rolls])
     return np.array([(q, roll) in chosen for q in opts.squares for roll, _, _ in opts.rolls[q]])
 
 
-def best_against_box(opts: Options, flips: tuple[tuple[int, int], ...] = ()) -> Duel:
+def best_against_box(opts: Options | TurnOptions, flips: Flips = ()) -> Duel:
     """One player plays best against one who never flips: that player's chance moving first and moving second
     (`flips`: a play to start from, the one-player best play's)."""
     return _duel(opts, False, _start(opts, flips))
 
 
-def both_maximise(opts: Options, flips: tuple[tuple[int, int], ...] = ()) -> Duel:
+def both_maximise(opts: Options | TurnOptions, flips: Flips = ()) -> Duel:
     """Both players maximise their own chance, knowing where the other is: the first mover's chance and the
     same player's moving second (they add up to 1)."""
     return _duel(opts, True, _start(opts, flips))
