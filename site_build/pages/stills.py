@@ -181,6 +181,12 @@ def _tick_text(value: float, step: float, tickformat: str | None) -> str:
     return "0" if text.strip("-0.") == "" else text
 
 
+def _in_locale(text: str, separators: str) -> str:
+    """A tick label written with the figure's decimal sign (plotly's `separators`: the decimal sign, then the group
+    sign; the labels drawn here are never grouped)."""
+    return text.replace(".", separators[:1] or ".")
+
+
 @dataclass
 class _Axis:
     """One axis: the data range shown, mapped onto pixels from `start` to `end` (y runs upwards: start > end)."""
@@ -485,7 +491,7 @@ class _Still:
         """A tick's label (on a log axis, as wide as its power of ten drawn by `_power`)."""
         if log:
             return f"10{round(math.log10(value))}"
-        return _tick_text(value, step, spec.get("tickformat"))
+        return _in_locale(_tick_text(value, step, spec.get("tickformat")), self.layout.get("separators", ".,"))
 
     def _power(self, draw: ImageDraw.ImageDraw, right_middle: tuple[float, float], exponent: int) -> None:
         """10 raised to `exponent`, ending at `right_middle`: the exponent smaller and raised, as plotly writes it."""
@@ -631,7 +637,8 @@ class _Still:
                                      fill=colour)
             for value, step in axis.ticks(None):
                 self._text(self.draw_, ((x0 + bar.get("thickness", 30) + 4) * s, axis.px(value) * s),
-                           _tick_text(value, step, bar.get("tickformat")), TICK_FONT, anchor="lm")
+                           _in_locale(_tick_text(value, step, bar.get("tickformat")),
+                                      self.layout.get("separators", ".,")), TICK_FONT, anchor="lm")
             title = bar.get("title", {}).get("text")
             if title:
                 self._vertical_text(title, ((x0 + bar.get("thickness", 30) + 58) * s, (y_top + length / 2) * s),

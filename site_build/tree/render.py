@@ -164,17 +164,18 @@ def _check_agreement(records: list[BoardRecord]) -> None:
 
 
 def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: Stills | None,
-            from_source: bool) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+            from_source: bool, language: str = "en") -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """Each figure's JSON for its page (by chart id), and, if `kept`, its stills beside the page (`folder`, the
     page's own address: the page names them chart-ID.png and chart-ID-narrow.png, from its source file's folder
     if the engine reads the page's HTML that way, `from_source`) with what the template says of them (their
-    sizes in CSS pixels, the screens given the narrow one, and the start of their address)."""
+    sizes in CSS pixels, the screens given the narrow one, and the start of their address); the stills' words are
+    shaped and set as `language` writes them."""
     texts = {chart_id: figures.to_json(fig) for chart_id, fig in figs.items()}
     sizes: dict[str, dict[str, Any]] = {}
     if kept is None:
         return texts, sizes
     with ThreadPoolExecutor(max_workers=2) as pool:  # Pillow lets go of the GIL to encode one while another is drawn
-        drawn = {(chart_id, form): pool.submit(kept.image, fig, texts[chart_id], form)
+        drawn = {(chart_id, form): pool.submit(kept.image, fig, texts[chart_id], form, language)
                  for chart_id, fig in figs.items() for form in FORMS}
         for (chart_id, form), image in drawn.items():
             files[f"{folder}/chart-{chart_id}{form.suffix}.png"] = image.result()
@@ -226,9 +227,9 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     def compare() -> Files:
         made: Files = {}
         curves = [(p.title, p.record.series.length) for p in listed]
-        overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False),
-                                   "compare-cumulative": figures.overlay_figure(curves, cumulative=True)},
-                                  "compare", made, stills, html_from_source)
+        overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False, words=words),
+                                   "compare-cumulative": figures.overlay_figure(curves, cumulative=True, words=words)},
+                                  "compare", made, stills, html_from_source, language.code)
         made["compare.md"] = _render(env, "compare.md.j2",
             **common, overlay=overlays["compare-length"], overlay_cumulative=overlays["compare-cumulative"],
             stills=sizes,
@@ -244,8 +245,9 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
         groups = house_rule_groups(listed, words)
         if groups:
             overlays, sizes = _charts({f"house-{base.slug}": figures.overlay_figure(
-                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True)
-                for base, variants in groups}, "house-rules", made, stills, html_from_source)
+                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True,
+                words=words) for base, variants in groups}, "house-rules", made, stills, html_from_source,
+                language.code)
             made["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, stills=sizes,
                                              charts={base.slug: overlays[f"house-{base.slug}"] for base, _ in groups})
         return made
@@ -278,7 +280,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
 
     def board(page: BoardPage) -> Files:
         made: Files = {}
-        charts, sizes = _charts(chart_figures(page), f"boards/{page.slug}", made, stills, html_from_source)
+        charts, sizes = _charts(chart_figures(page, words), f"boards/{page.slug}", made, stills, html_from_source,
+                                language.code)
         calculator = figures.safe_json(page.record.players.calculator.model_dump(mode="json"))
         alive = figures.safe_json(figures.alive_data(page.record.series.positions))
         made[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
@@ -294,7 +297,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
             made[page.three_file] = page.three_text
         made[page.csv_file] = distribution_csv(page.record)
         made[page.squares_file] = squares_csv(page.record)
-        made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record))
+        made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record),
+                                                    language=language.code, title=page.title)
         return made
 
     has_literature = "literature.md" in files
