@@ -30,7 +30,7 @@ from jinja2 import (
 from ...compute.record.schema import BoardRecord, Skipped
 from ..checks import SiteError
 from ..incremental import Files, Fresh, Parts, template_sources
-from ..pages import constants, figures, house_rules_page, literature_page
+from ..pages import constants, figures, house_rules_page, literature_page, script_words
 from ..pages.board_page import BoardPage, board_pages, chart_figures, headlines
 from ..pages.design_page import DESIGN_LENGTH_FIGURE, design_boards
 from ..pages.downloads import distribution_csv, squares_csv
@@ -189,7 +189,8 @@ def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: St
 def render_pages(records: list[BoardRecord], templates: list[Path] | None = None,
                  sources: list[Path] | None = None, built: date | None = None,
                  stills: Stills | None = None, html_from_source: bool = False, parts: Parts | None = None,
-                 language: Language | None = None, shared_root: str = "/") -> Files:
+                 language: Language | None = None, shared_root: str = "/",
+                 languages: list[str] | None = None) -> Files:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
 
     `templates` and `sources` are searched in order (a project's folder before the package's defaults).
@@ -203,7 +204,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     In a `language` other than the default, the pages are that language's (a hand-written `page.fr.md` for
     `page.md`, else the default's page) and the files every language shares (the downloads, the page scripts and
     styles: `shared`) are left out: its pages reach them at the default language's address, `shared_root` (the
-    site's path, "/" or "/chutes/")."""
+    site's path, "/" or "/chutes/"). The default language's tree carries the page scripts' words of each of the
+    site's `languages` (their codes; default: this language only), words-LANG.js (`script_words`)."""
     language = language or Language()
     words = PageWords(language)
     env = _environment(templates or [DEFAULT_TEMPLATES], words, shared_root)
@@ -308,6 +310,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     files.update(_source_files(sources or [DEFAULT_SITE_SRC], language))
     if language.is_default:
         files[constants.SCRIPT] = constants.constants_script()
+        for code in languages or [language.code]:
+            files[script_words.script_path(code)] = script_words.words_script(Language(code))
         files[figures.TEMPLATE_SCRIPT] = figures.template_script()
     else:
         files = {rel: content for rel, content in files.items() if not shared(rel)}
