@@ -162,9 +162,10 @@ def plurals(language: Language) -> dict[str, dict[str, str]]:
 
 
 def _examples(locale: Locale) -> dict[str, int]:
-    """A count of each plural category of the locale (its CLDR rule, as Babel has it): {"one": 1, "other": 0}."""
+    """A count of each plural category of the locale (its CLDR rule, as Babel has it), the smallest from 1 up
+    (0 last: Babel's gettext rule for Hindi puts 0 with the plural, CLDR with "one"): {"one": 1, "other": 2}."""
     out: dict[str, int] = {}
-    for n in range(0, 1001):
+    for n in [*range(1, 1001), 0]:
         out.setdefault(locale.plural_form(n), n)
     return out
 
