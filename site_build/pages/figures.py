@@ -367,8 +367,11 @@ def alive_figure(board: BoardDefinition, positions: PositionSeries, words: PageW
                          showlegend=False, name=_("squares")))
     return _figure([*traces, *_jump_lines(board, width, w, opacity=0.45)],
                    _layout(w, **_board_axes(width, rows), height=600, margin={"l": 10, "r": 10, "t": 70, "b": 10},
-                           title={"text": _("Before the first turn"), "x": 0.01, "xanchor": "left", "y": 0.995,
-                                  "yanchor": "top", "font": {"size": 15}},
+                           title={"text": _("Before the first turn"), "y": 0.995, "yanchor": "top",
+                                  "font": {"size": 15},
+                                  # from the side a reader of the page's language starts a line on
+                                  **({"x": 0.99, "xanchor": "right"} if w.language.direction == "rtl"
+                                     else {"x": 0.01, "xanchor": "left"})},
                            legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}))
 
 

@@ -484,8 +484,10 @@ class _Still:
         if self.layout.get("title"):
             title = self.layout["title"]
             width, height = self.image.size[0] / s, self.image.size[1] / s
-            self._text(draw, (title.get("x", 0.5) * width * s + 4 * s, (1 - title.get("y", 0.98)) * height * s + 4 * s),
-                       unescape(title["text"]), title.get("font", {}).get("size", 17), anchor="la")
+            right = title.get("xanchor") == "right"  # a title set from the right (a right-to-left page's)
+            self._text(draw, (title.get("x", 0.5) * width * s + (-4 if right else 4) * s,
+                              (1 - title.get("y", 0.98)) * height * s + 4 * s),
+                       unescape(title["text"]), title.get("font", {}).get("size", 17), anchor="ra" if right else "la")
 
     def _label(self, value: float, step: float, spec: dict[str, Any], log: bool) -> str:
         """A tick's label (on a log axis, as wide as its power of ten drawn by `_power`)."""
