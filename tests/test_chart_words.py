@@ -239,3 +239,17 @@ def test_the_translations_hold_every_message_this_branch_adds() -> None:
             for value in values:
                 assert set(re.findall(r"%\((\w+)\)s", value)) <= english | {"n"}, (lang, message)
                 assert english - {"n"} <= set(re.findall(r"%\((\w+)\)s", value)), (lang, message)
+
+
+def test_the_default_languages_tree_carries_every_languages_words_and_no_other_tree_does(
+        pseudo: None, bundled_models: list[BoardRecord]) -> None:
+    from chutes.site_build.tree import render
+
+    two = [m for m in bundled_models if m.slug in ("classic", "classic-coin")]
+    default = render.render_pages(two, languages=["en", "fr", "ar"])
+    words = sorted(rel for rel in default if rel.startswith("assets/javascripts/words-"))
+    assert words == ["assets/javascripts/words-ar.js", "assets/javascripts/words-en.js",
+                     "assets/javascripts/words-fr.js"]
+    assert default["assets/javascripts/words-fr.js"] == script_words.words_script(Language("fr"))
+    french = render.render_pages(two, language=Language("fr"), languages=["en", "fr", "ar"])
+    assert not [rel for rel in french if rel.startswith("assets/javascripts/words")]  # words.js too: shared
