@@ -7,8 +7,9 @@
  * written by `chutes build`, holds the values shared with the Python side: it comes before every script
  * that reads them. The page scripts' words come before them too: words-LANG.js (written by `chutes build` for
  * every language of the site, the page's `lang` choosing one), then words.js, which reads it
- * (`window.chutesWordsReady` is the promise that both have run, for pace.js). Instant navigation changes pages without a new
- * document: this looks again after every change of page; each script loads once, after those before it.
+ * (`window.chutesWordsReady()` is a promise that both have run, for pace.js). Instant navigation changes pages
+ * without a new document: this looks again after every change of page; each script loads once, after those
+ * before it.
  */
 (function () {
   "use strict";
