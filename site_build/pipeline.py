@@ -148,7 +148,8 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
         own = area if first else Area(area.root / "languages" / code)
         part = None if parts is None else parts.setdefault(code, Parts())
         files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root), kept,
-                             engines.html_links_from_source(chosen), part, Language(code), shared_root=root_path)
+                             engines.html_links_from_source(chosen), part, Language(code), shared_root=root_path,
+                             languages=codes)
         guide = None
         if first and guide_setting(config, project.config_file):  # the reference site: the generator's guide
             from .guide import TAB, guide_nav, guide_pages

@@ -33,6 +33,8 @@ from chutes.compute.solve.races import races_together
 from chutes.compute.solve.strategy import best_play
 from chutes.site_build.pages.constants import constants_script
 from chutes.site_build.pages.figures import cell, grid_columns
+from chutes.site_build.pages.language import Language
+from chutes.site_build.pages.script_words import words_script
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(browser_group(__name__))]
 
@@ -45,9 +47,12 @@ QUICK = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCh
 
 
 def blank_page(browser: Browser, scripts: list[str], constants: bool = True) -> Watched:
-    """A blank page (no site, no server) with the constants the build writes and the scripts given."""
+    """A blank page (no site, no server) with the English words and the constants the build writes, and the scripts
+    given."""
     watched = Watched(browser.new_context().new_page())
     watched.page.set_content("<html><body></body></html>")
+    watched.page.add_script_tag(content=words_script(Language()))
+    watched.page.add_script_tag(path=SCRIPTS / "words.js")
     if constants:
         watched.page.add_script_tag(content=constants_script())
     for name in scripts:

@@ -207,38 +207,40 @@ def headlines(record: BoardRecord) -> list[tuple[str, str]]:
              "games won by the first of two players")]
 
 
-def chart_figures(page: BoardPage) -> dict[str, figures.Figure]:
-    """Every chart of a board page, keyed by chart name."""
+def chart_figures(page: BoardPage, words: PageWords | None = None) -> dict[str, figures.Figure]:
+    """Every chart of a board page, keyed by chart name, in the page's language (`words`; default English)."""
+    w = words or PageWords()
+    _ = w._
     r = page.record
     board = r.results.board
     series = r.series
     p_first = float(r.results.first_player_wins.decimal)
     figs = {
-        "board": figures.board_figure(board),
+        "board": figures.board_figure(board, w),
         **({} if r.results.strategy is None else {"play": figures.play_figure(board, r.results.strategy.flips,
-                                                                                   r.results.strategy.later)}),
-        "alive": figures.alive_figure(board, series.positions),
-        "length": figures.length_figure(series.length, cumulative=False),
-        "length-cumulative": figures.length_figure(series.length, cumulative=True),
-        "turns-left": figures.board_heatmap(board, series.squares.turns_left, "expected turns left",
-                                            "turns left on average", "turns left"),
-        "visits": figures.board_heatmap(board, series.squares.visits, "expected visits",
-                                        "turns begun here per game, on average", "turns begun here"),
+                                                                                   r.results.strategy.later, w)}),
+        "alive": figures.alive_figure(board, series.positions, w),
+        "length": figures.length_figure(series.length, cumulative=False, words=w),
+        "length-cumulative": figures.length_figure(series.length, cumulative=True, words=w),
+        "turns-left": figures.board_heatmap(board, series.squares.turns_left, _("expected turns left"),
+                                            _("turns left on average"), _("turns left"), w),
+        "visits": figures.board_heatmap(board, series.squares.visits, _("expected visits"),
+                                        _("turns begun here per game, on average"), _("turns begun here"), w),
         **({} if series.squares.landing is None else {
             "landing": figures.board_heatmap(board, [None if x is None else 100 * x for x in series.squares.landing],
-                                             "chance of landing here (%)", "% of games land here at least once",
-                                             "% of games")}),
-        "bounds": figures.bounds_figure(series.bounds, p_first),
-        "diagonal": figures.diagonal_figure(series.diagonal),
-        "seats": figures.seats_figure(r.players.seats_vs_fair_share),
-        "state-map": figures.state_map_figure(r.players.state_map),
+                                             _("chance of landing here (%)"), _("% of games land here at least once"),
+                                             _("% of games"), w)}),
+        "bounds": figures.bounds_figure(series.bounds, p_first, w),
+        "diagonal": figures.diagonal_figure(series.diagonal, w),
+        "seats": figures.seats_figure(r.players.seats_vs_fair_share, w),
+        "state-map": figures.state_map_figure(r.players.state_map, w),
     }
     x = page.experiments
     if x is not None:
         figs.update({
-            "dice-turns": figures.dice_figure(x.dice.dice, turns=True),
-            "dice-first": figures.dice_figure(x.dice.dice, turns=False),
-            "start": figures.start_figure(board, x.start),
-            "add-jump": figures.jump_heatmap(board, x.add_jump),
+            "dice-turns": figures.dice_figure(x.dice.dice, turns=True, words=w),
+            "dice-first": figures.dice_figure(x.dice.dice, turns=False, words=w),
+            "start": figures.start_figure(board, x.start, w),
+            "add-jump": figures.jump_heatmap(board, x.add_jump, w),
         })
     return figs

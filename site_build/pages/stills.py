@@ -181,6 +181,12 @@ def _tick_text(value: float, step: float, tickformat: str | None) -> str:
     return "0" if text.strip("-0.") == "" else text
 
 
+def _in_locale(text: str, separators: str) -> str:
+    """A tick label written with the figure's decimal sign (plotly's `separators`: the decimal sign, then the group
+    sign; the labels drawn here are never grouped)."""
+    return text.replace(".", separators[:1] or ".")
+
+
 @dataclass
 class _Axis:
     """One axis: the data range shown, mapped onto pixels from `start` to `end` (y runs upwards: start > end)."""
@@ -478,14 +484,16 @@ class _Still:
         if self.layout.get("title"):
             title = self.layout["title"]
             width, height = self.image.size[0] / s, self.image.size[1] / s
-            self._text(draw, (title.get("x", 0.5) * width * s + 4 * s, (1 - title.get("y", 0.98)) * height * s + 4 * s),
-                       unescape(title["text"]), title.get("font", {}).get("size", 17), anchor="la")
+            right = title.get("xanchor") == "right"  # a title set from the right (a right-to-left page's)
+            self._text(draw, (title.get("x", 0.5) * width * s + (-4 if right else 4) * s,
+                              (1 - title.get("y", 0.98)) * height * s + 4 * s),
+                       unescape(title["text"]), title.get("font", {}).get("size", 17), anchor="ra" if right else "la")
 
     def _label(self, value: float, step: float, spec: dict[str, Any], log: bool) -> str:
         """A tick's label (on a log axis, as wide as its power of ten drawn by `_power`)."""
         if log:
             return f"10{round(math.log10(value))}"
-        return _tick_text(value, step, spec.get("tickformat"))
+        return _in_locale(_tick_text(value, step, spec.get("tickformat")), self.layout.get("separators", ".,"))
 
     def _power(self, draw: ImageDraw.ImageDraw, right_middle: tuple[float, float], exponent: int) -> None:
         """10 raised to `exponent`, ending at `right_middle`: the exponent smaller and raised, as plotly writes it."""
@@ -631,7 +639,8 @@ class _Still:
                                      fill=colour)
             for value, step in axis.ticks(None):
                 self._text(self.draw_, ((x0 + bar.get("thickness", 30) + 4) * s, axis.px(value) * s),
-                           _tick_text(value, step, bar.get("tickformat")), TICK_FONT, anchor="lm")
+                           _in_locale(_tick_text(value, step, bar.get("tickformat")),
+                                      self.layout.get("separators", ".,")), TICK_FONT, anchor="lm")
             title = bar.get("title", {}).get("text")
             if title:
                 self._vertical_text(title, ((x0 + bar.get("thickness", 30) + 58) * s, (y_top + length / 2) * s),

@@ -30,7 +30,7 @@ from jinja2 import (
 from ...compute.record.schema import BoardRecord, Skipped
 from ..checks import SiteError
 from ..incremental import Files, Fresh, Parts, template_sources
-from ..pages import constants, figures, house_rules_page, literature_page
+from ..pages import constants, figures, house_rules_page, literature_page, script_words
 from ..pages.board_page import BoardPage, board_pages, chart_figures, headlines
 from ..pages.design_page import DESIGN_LENGTH_FIGURE, design_boards
 from ..pages.downloads import distribution_csv, squares_csv
@@ -164,17 +164,18 @@ def _check_agreement(records: list[BoardRecord]) -> None:
 
 
 def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: Stills | None,
-            from_source: bool) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+            from_source: bool, language: str = "en") -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """Each figure's JSON for its page (by chart id), and, if `kept`, its stills beside the page (`folder`, the
     page's own address: the page names them chart-ID.png and chart-ID-narrow.png, from its source file's folder
     if the engine reads the page's HTML that way, `from_source`) with what the template says of them (their
-    sizes in CSS pixels, the screens given the narrow one, and the start of their address)."""
+    sizes in CSS pixels, the screens given the narrow one, and the start of their address); the stills' words are
+    shaped and set as `language` writes them."""
     texts = {chart_id: figures.to_json(fig) for chart_id, fig in figs.items()}
     sizes: dict[str, dict[str, Any]] = {}
     if kept is None:
         return texts, sizes
     with ThreadPoolExecutor(max_workers=2) as pool:  # Pillow lets go of the GIL to encode one while another is drawn
-        drawn = {(chart_id, form): pool.submit(kept.image, fig, texts[chart_id], form)
+        drawn = {(chart_id, form): pool.submit(kept.image, fig, texts[chart_id], form, language)
                  for chart_id, fig in figs.items() for form in FORMS}
         for (chart_id, form), image in drawn.items():
             files[f"{folder}/chart-{chart_id}{form.suffix}.png"] = image.result()
@@ -188,7 +189,8 @@ def _charts(figs: dict[str, figures.Figure], folder: str, files: Files, kept: St
 def render_pages(records: list[BoardRecord], templates: list[Path] | None = None,
                  sources: list[Path] | None = None, built: date | None = None,
                  stills: Stills | None = None, html_from_source: bool = False, parts: Parts | None = None,
-                 language: Language | None = None, shared_root: str = "/") -> Files:
+                 language: Language | None = None, shared_root: str = "/",
+                 languages: list[str] | None = None) -> Files:
     """Every file of the generated docs folder: relative path → text, bytes, or a file to copy.
 
     `templates` and `sources` are searched in order (a project's folder before the package's defaults).
@@ -202,7 +204,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     In a `language` other than the default, the pages are that language's (a hand-written `page.fr.md` for
     `page.md`, else the default's page) and the files every language shares (the downloads, the page scripts and
     styles: `shared`) are left out: its pages reach them at the default language's address, `shared_root` (the
-    site's path, "/" or "/chutes/")."""
+    site's path, "/" or "/chutes/"). The default language's tree carries the page scripts' words of each of the
+    site's `languages` (their codes; default: this language only), words-LANG.js (`script_words`)."""
     language = language or Language()
     words = PageWords(language)
     env = _environment(templates or [DEFAULT_TEMPLATES], words, shared_root)
@@ -226,9 +229,9 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     def compare() -> Files:
         made: Files = {}
         curves = [(p.title, p.record.series.length) for p in listed]
-        overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False),
-                                   "compare-cumulative": figures.overlay_figure(curves, cumulative=True)},
-                                  "compare", made, stills, html_from_source)
+        overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False, words=words),
+                                   "compare-cumulative": figures.overlay_figure(curves, cumulative=True, words=words)},
+                                  "compare", made, stills, html_from_source, language.code)
         made["compare.md"] = _render(env, "compare.md.j2",
             **common, overlay=overlays["compare-length"], overlay_cumulative=overlays["compare-cumulative"],
             stills=sizes,
@@ -244,8 +247,9 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
         groups = house_rule_groups(listed, words)
         if groups:
             overlays, sizes = _charts({f"house-{base.slug}": figures.overlay_figure(
-                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True)
-                for base, variants in groups}, "house-rules", made, stills, html_from_source)
+                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True,
+                words=words) for base, variants in groups}, "house-rules", made, stills, html_from_source,
+                language.code)
             made["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, stills=sizes,
                                              charts={base.slug: overlays[f"house-{base.slug}"] for base, _ in groups})
         return made
@@ -278,7 +282,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
 
     def board(page: BoardPage) -> Files:
         made: Files = {}
-        charts, sizes = _charts(chart_figures(page), f"boards/{page.slug}", made, stills, html_from_source)
+        charts, sizes = _charts(chart_figures(page, words), f"boards/{page.slug}", made, stills, html_from_source,
+                                language.code)
         calculator = figures.safe_json(page.record.players.calculator.model_dump(mode="json"))
         alive = figures.safe_json(figures.alive_data(page.record.series.positions))
         made[f"boards/{page.slug}.md"] = _render(env, "board.md.j2", page=page, r=page.record, charts=charts,
@@ -294,7 +299,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
             made[page.three_file] = page.three_text
         made[page.csv_file] = distribution_csv(page.record)
         made[page.squares_file] = squares_csv(page.record)
-        made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record))
+        made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record),
+                                                    language=language.code, title=page.title)
         return made
 
     has_literature = "literature.md" in files
@@ -304,6 +310,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     files.update(_source_files(sources or [DEFAULT_SITE_SRC], language))
     if language.is_default:
         files[constants.SCRIPT] = constants.constants_script()
+        for code in languages or [language.code]:
+            files[script_words.script_path(code)] = script_words.words_script(Language(code))
         files[figures.TEMPLATE_SCRIPT] = figures.template_script()
     else:
         files = {rel: content for rel, content in files.items() if not shared(rel)}

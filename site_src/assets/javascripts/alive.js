@@ -15,16 +15,24 @@
   var STEP_MS = 150; // one turn per step while playing
   var running = []; // timers of the boxes that are playing, stopped when their page is left
 
+  var W = window.chutesWords; // the page's words (words.js)
+
   function percent(millionths) {
-    return (millionths / 10000).toFixed(4) + "%";
+    return W.percent(millionths / 1000000, 4);
   }
 
   function landings(millionths) {
-    return (millionths / 1000000).toFixed(6);
+    return W.number(millionths / 1000000, 6);
   }
 
   function turnsText(n) {
-    return n === 0 ? "before the first turn" : "after " + n + (n === 1 ? " turn" : " turns");
+    return n === 0 ? W.say("alive.before") : W.count("alive.after", n);
+  }
+
+  /* A square's name without the word "Square" before its number, for the table's first column. */
+  function unnamed(name) {
+    var prefix = W.say("square", { square: "" });
+    return prefix && name.indexOf(prefix) === 0 ? name.slice(prefix.length) : name;
   }
 
   function capital(text) {
@@ -84,26 +92,27 @@
       Object.keys(where).forEach(function (key) {
         var q = Number(key), r = where[q][0], c = where[q][1], v = row[q];
         if (q === last) {
-          plain[q - 1] = q + "<br>" + Math.floor(v / 10000) + "%";
-          hover[r][c] = names[q] + "<br>" + percent(v) + " of games are over " + when;
+          plain[q - 1] = q + "<br>" + W.percent(Math.floor(v / 10000) / 100, 0);
+          hover[r][c] = names[q] + "<br>" + W.say("alive.over.hover", { share: percent(v), when: when });
           return;
         }
         if (isFoot[q]) {
           under[r][c] = v > 0 ? v / 1000000 : null;
           busiest = Math.max(busiest, v);
-          hover[r][c] = names[q] + " (no turn ends here)<br>" + (n === 0 ? "no roll yet"
-            : "a roll lands here " + landings(v) + " times during turn " + n + ", on average");
+          hover[r][c] = W.say("alive.foot", { square: names[q] }) + "<br>" + (n === 0 ? W.say("alive.no roll")
+            : W.say("alive.lands", { times: landings(v), turn: W.number(n, 0) }));
         } else {
           z[r][c] = v > 0 ? v / 1000000 : null;
           top = Math.max(top, v);
-          hover[r][c] = names[q] + "<br>" + percent(v) + " chance the token is here " + when;
+          hover[r][c] = names[q] + "<br>" + W.say("alive.chance", { share: percent(v), when: when });
         }
         if (!v) plain[q - 1] = String(q);
         else if (isFoot[q]) underText[r][c] = String(q);
         else text[r][c] = String(q);
       });
-      var title = capital(when) + ": " + percent(row[last]) + " of games are over" +
-        (row[0] > 0 ? ", " + percent(row[0]) + " not yet on the board (square 0)" : "");
+      var title = capital(row[0] > 0 ? W.say("alive.title.off", { when: when, share: percent(row[last]),
+                                                                  off: percent(row[0]) })
+                                     : W.say("alive.title", { when: when, share: percent(row[last]) }));
       return { z: z, text: text, hover: hover, top: (top || 1000000) / 1000000, under: under, underText: underText,
                busiest: (busiest || 1000000) / 1000000, plain: plain, title: title };
     }
@@ -111,17 +120,17 @@
     function table(n) {
       var row = rows[n];
       var when = turnsText(n);
-      caption.textContent = "Where the token is " + when + " (squares with a chance above zero)" +
-        (n > 0 && feet.length ? "; on the foot of a chute or ladder, the rolls landing there during turn " + n : "");
+      caption.textContent = n > 0 && feet.length ? W.say("alive.caption.feet", { when: when, turn: W.number(n, 0) })
+        : W.say("alive.caption", { when: when });
       body.textContent = "";
       row.forEach(function (v, q) {
         if (!v) return;
         var tr = document.createElement("tr");
         var square = document.createElement("td");
         var chance = document.createElement("td");
-        square.textContent = q === 0 ? "0 (not yet on the board)" : (names[q] || String(q)).replace(/^Square /, "");
-        chance.textContent = q === last ? percent(v) + " of games over"
-          : isFoot[q] ? landings(v) + " landings" : percent(v);
+        square.textContent = q === 0 ? W.say("alive.square 0") : unnamed(names[q] || String(q));
+        chance.textContent = q === last ? W.say("alive.over.cell", { share: percent(v) })
+          : isFoot[q] ? W.say("alive.landings", { times: landings(v) }) : percent(v);
         square.dataset.square = String(q);
         chance.className = "alive-chance";
         chance.dataset.value = String(v / 1000000);
@@ -170,7 +179,7 @@
       value.textContent = String(turn);
       box.dataset.turn = String(turn);
       var f = frame(turn);
-      status.textContent = f.title + ".";
+      status.textContent = W.say("sentence", { text: f.title });
       table(turn);
       draw(f);
       if (keep) remember();
@@ -181,14 +190,14 @@
       clearInterval(timer);
       running = running.filter(function (r) { return r !== timer; });
       timer = null;
-      play.textContent = "Play";
+      play.textContent = W.say("alive.play");
       box.classList.remove("alive-playing");
       remember();
     }
 
     function start() {
       if (turn >= rows.length - 1) show(0, false);
-      play.textContent = "Pause";
+      play.textContent = W.say("alive.pause");
       box.classList.add("alive-playing");
       timer = setInterval(function () {
         if (!document.body.contains(box)) { stop(); return; }

@@ -13,6 +13,7 @@
   "use strict";
 
   if (window.chutesCalculator) return; // loaded by loader.js on the pages that need it: once is enough
+  var W = window.chutesWords; // the page's words (words.js)
 
   /* Whether the address's "players" is a number the page offers: 2 to `most`, written plainly. */
   function offered(text, most) {
@@ -45,11 +46,11 @@
     /* What is wrong with one entry, in words (empty: nothing). */
     function problem(el, n) {
       var text = el.value.trim();
-      if (el.validity && el.validity.badInput) return "Player " + n + "'s square is not a number.";
-      if (text === "") return "Player " + n + "'s square is blank: enter the square the player is on.";
+      if (el.validity && el.validity.badInput) return W.say("calc.not a number", { player: n });
+      if (text === "") return W.say("calc.blank", { player: n });
       var sq = Number(text);
       if (!Number.isInteger(sq) || !valid.has(sq)) {
-        return "Square " + text + " (player " + n + ") is not a square where a turn can start on this board.";
+        return W.say("calc.not a square", { square: text, player: n });
       }
       return "";
     }
@@ -80,7 +81,7 @@
       var wins = window.ChutesEngine.chances(data, chosen);
       chosen.forEach(function (sq, i) {
         var tr = document.createElement("tr");
-        [String(i + 1), String(sq), (100 * wins[i]).toFixed(4) + "%"].forEach(function (text, c) {
+        [String(i + 1), String(sq), W.percent(wins[i], 4)].forEach(function (text, c) {
           var td = document.createElement("td");
           td.textContent = text;
           if (c === 2) {
@@ -91,7 +92,7 @@
         });
         body.appendChild(tr);
       });
-      status.textContent = "Chances for " + chosen.length + " players, the first listed moving next.";
+      status.textContent = W.count("calc.chances", chosen.length);
     }
 
     function build() {
@@ -104,7 +105,7 @@
         var input = document.createElement("input");
         input.id = box.id + "-square-" + (i + 1);
         label.htmlFor = input.id;
-        label.textContent = "Player " + (i + 1) + " on square";
+        label.textContent = W.say("calc.label", { player: i + 1 });
         input.type = "number";
         input.inputMode = "numeric";
         input.min = "0";

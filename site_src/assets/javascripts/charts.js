@@ -133,7 +133,7 @@
       if (el.dataset.stale) refresh(el);
     }, function (error) {
       el.dataset.rendered = "";
-      el.textContent = "The chart could not be drawn (" + error.message + "); its numbers are in the table below.";
+      el.textContent = window.chutesWords.say("chart.failed", { error: error.message });
     });
   }
 
@@ -141,7 +141,7 @@
     return Object.assign({}, figure.config, {
       modeBarButtonsToRemove: (figure.config.modeBarButtonsToRemove || []).concat(["toImage"]),
       modeBarButtonsToAdd: [{
-        name: "downloadImage", title: "Download this chart as a PNG image", icon: Plotly.Icons.camera,
+        name: "downloadImage", title: window.chutesWords.say("chart.download"), icon: Plotly.Icons.camera,
         click: function (gd) { saveImage(gd); }
       }]
     });
@@ -260,7 +260,7 @@
     return {
       data: figure.data, layout: layout, config: { staticPlot: true },
       title: chartTitle(el), board: h1 ? headingText(h1) : document.title,
-      credit: (site ? site.content : "Chutes and Ladders, exactly") + " \u2014 " + new URL("../../", here).href
+      credit: (site ? site.content : window.chutesWords.say("site")) + " \u2014 " + new URL("../../", here).href
     };
   }
 

@@ -11,6 +11,7 @@
 
   var D = window.ChutesDesign = window.ChutesDesign || {};
   if (D.edits) return;
+  var W = window.chutesWords; // the page's words (words.js)
 
   /* A ladder goes up; every other jump is a chute (one going nowhere is listed with the chutes, where the
      board file's checks name it). */
@@ -19,7 +20,7 @@
   }
 
   function words(j) {
-    return "the " + kind(j) + " from " + j[0] + " to " + j[1];
+    return W.say(kind(j) === "ladder" ? "edit.ladder" : "edit.chute", { start: j[0], end: j[1] });
   }
 
   function copy(jumps) {
@@ -27,7 +28,7 @@
   }
 
   function add(jumps, from, to) {
-    return { jumps: copy(jumps).concat([[from, to]]), said: "Added " + words([from, to]) + "." };
+    return { jumps: copy(jumps).concat([[from, to]]), said: W.say("edit.added", { jump: words([from, to]) }) };
   }
 
   /* Jump i with one end (0 its start, 1 where it leads) on another square. */
@@ -35,12 +36,13 @@
     var before = jumps[i], out = copy(jumps);
     out[i][end] = to;
     var same = before[0] === out[i][0] && before[1] === out[i][1];
-    return { jumps: out, said: same ? "Nothing moved." : "Moved: " + words(before) + " is now " + words(out[i]) + "." };
+    return { jumps: out, said: same ? W.say("edit.same")
+                                     : W.say("edit.moved", { before: words(before), after: words(out[i]) }) };
   }
 
   function remove(jumps, i) {
     var out = copy(jumps), gone = out.splice(i, 1)[0];
-    return { jumps: out, said: "Removed " + words(gone) + "." };
+    return { jumps: out, said: W.say("edit.removed", { jump: words(gone) }) };
   }
 
   /* The newest jump with an end on the square, as [index, end], or null. */
@@ -55,7 +57,7 @@
   /* Remove the newest jump with an end on the square (the list unchanged when there is none). */
   function removeAt(jumps, square) {
     var end = endAt(jumps, square);
-    if (!end) return { jumps: copy(jumps), said: "No chute or ladder starts or ends on square " + square + "." };
+    if (!end) return { jumps: copy(jumps), said: W.say("edit.none", { square: square }) };
     return remove(jumps, end[0]);
   }
 
@@ -68,13 +70,14 @@
   /* What each square of a board of n squares is, in words ("" for a plain square; index = square). */
   function names(jumps, n) {
     var out = {};
-    function say(square, text) { out[square] = (out[square] ? out[square] + "; " : "") + text; }
+    function say(square, text) { out[square] = (out[square] ? out[square] + W.say("semicolon") : "") + text; }
     jumps.forEach(function (j) {
-      say(j[0], "the foot of a " + kind(j) + " to " + j[1]);
-      say(j[1], "the end of a " + kind(j) + " from " + j[0]);
+      var ladder = kind(j) === "ladder";
+      say(j[0], W.say(ladder ? "edit.ladder foot" : "edit.chute foot", { end: j[1] }));
+      say(j[1], W.say(ladder ? "edit.ladder end" : "edit.chute end", { start: j[0] }));
     });
-    say(0, "off the board");
-    say(n, "the finish");
+    say(0, W.say("edit.off"));
+    say(n, W.say("edit.finish"));
     return out;
   }
 

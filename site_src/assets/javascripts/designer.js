@@ -42,13 +42,10 @@
   var SHOWN_TURNS = 1000; // the chart and its table stop here (or once 99.9% of games are over)
   var current = null;
 
-  var formats = {}; // one formatter per number of places (toLocaleString with options makes one per call: slow)
+  var W = window.chutesWords; // the page's words and numbers (words.js)
 
   function number(x, places) {
-    if (!formats[places]) {
-      formats[places] = new Intl.NumberFormat("en", { minimumFractionDigits: places, maximumFractionDigits: places });
-    }
-    return formats[places].format(x);
+    return W.number(x, places);
   }
 
   var LANDING_ALL_SQUARES = 200; // up to this many squares every square's landing chance is worked out at once
@@ -69,14 +66,15 @@
   /* The share of games that land on a square, never a rounded 0% or 100% for a share that is neither (floats:
      within 1e-12 of 0 or 1 counts as none or all). */
   function landingShare(p) {
-    if (p < 1e-12) return "no games land here";
-    if (p > 1 - 1e-12) return "every game lands here";
-    var shown = p < 0.001 ? "under 0.1%" : p > 0.999 ? "over 99.9%" : number(100 * p, 1) + "%";
-    return shown + " of games land here at least once";
+    if (p < 1e-12) return W.say("design.no games");
+    if (p > 1 - 1e-12) return W.say("design.every game");
+    var shown = p < 0.001 ? W.say("under", { percent: W.percent(0.001, 1) })
+      : p > 0.999 ? W.say("over", { percent: W.percent(0.999, 1) }) : W.percent(p, 1);
+    return W.say("design.landing", { share: shown });
   }
 
   function percent(p, places) {
-    return number(100 * p, places) + "%";
+    return W.percent(p, places);
   }
 
   function colour(t) {
@@ -155,7 +153,7 @@
       values.forEach(function (v) {
         var option = document.createElement("option");
         option.value = v;
-        option.textContent = v === "" ? "never" : "a " + v;
+        option.textContent = v === "" ? W.say("design.never") : W.say("design.roll", { roll: v });
         el.again.appendChild(option);
       });
       el.again.value = keep;
@@ -174,19 +172,19 @@
     }
 
     function setAgain(value) {
-      choose(el.again, value, "a " + value);
+      choose(el.again, value, W.say("design.roll", { roll: value }));
     }
 
     function setOvershoot(value) {
-      choose(el.overshoot, value, value + " (not a rule)");
+      choose(el.overshoot, value, W.say("design.not a rule", { value: value }));
     }
 
     function setLimit(value) {
-      choose(el.limit, value, value + " (not allowed)");
+      choose(el.limit, value, W.say("design.not allowed", { value: value }));
     }
 
     function setPenalty(value) {
-      choose(el.penalty, value || "undo", value + " (not a rule)");
+      choose(el.penalty, value || "undo", W.say("design.not a rule", { value: value }));
     }
 
     /* The limit and its penalty are shown once there is a roll again to limit, or a value to name. */
@@ -218,7 +216,7 @@
       root.classList.toggle("design-wide", g.cols > SIDE_COLUMNS);
       var svg = make("svg", { viewBox: "0 0 " + extent[0] + " " + extent[1], class: "design-svg",
                               tabindex: "0", role: "application", focusable: "true",
-                              "aria-label": "The board, squares 0 to " + n,
+                              "aria-label": W.say("design.board", { last: n }),
                               "aria-describedby": "design-board-help" }, el.board);
       svg.style.minWidth = g.cols * MIN_SQUARE_PX + "px";
       var defs = make("defs", {}, svg);
@@ -298,21 +296,23 @@
       drawing.cells.forEach(function (cell, s) {
         var p = G.place(drawing.g, s);
         var fill = PLAIN[(p[0] + p[1] + 2) % 2], text = "#222", value = "";
-        var title = "Square " + s + (words[s] ? ": " + words[s] : "");
+        var title = words[s] ? W.say("design.square is", { square: s, what: words[s] }) : W.say("square", { square: s });
+        var more = [];
         if (left) {
           if (left[s] !== null && s !== n) {
             var c = colour(top > 0 ? left[s] / top : 0);
             fill = rgb(c);
             text = ink(c);
             value = left[s] < 99.5 ? number(left[s], 1) : number(left[s], 0);
-            title += ". " + number(left[s], 2) + " turns left on average";
+            more.push(W.say("design.turns left", { turns: number(left[s], 2) }));
           } else if (s !== n && s !== 0 && !results.chain.index.has(s)) {
             fill = results.doomed.has(s) ? "#9e9e9e" : "#ececec";
-            title += results.doomed.has(s) ? ". A game may never end from here" : ". No turn ends here";
+            more.push(W.say(results.doomed.has(s) ? "design.doomed" : "design.no turn"));
           }
         }
-        if (results && s !== 0 && results.landing.all) title += ". " + landingShare(results.landing.at(s));
-        if (flips.has(s)) title += ". Best play: flip the coin on a roll of " + flips.get(s).join(", ");
+        if (results && s !== 0 && results.landing.all) more.push(landingShare(results.landing.at(s)));
+        if (flips.has(s)) more.push(W.say("design.flip", { rolls: W.list(flips.get(s).map(String)) }));
+        title = [title].concat(more).join(W.say("sentence separator"));
         cell.rect.setAttribute("stroke", flips.has(s) ? FLIP : "none");
         cell.rect.setAttribute("stroke-width", flips.has(s) ? "4" : "0");
         if (s === n) { fill = "#fff4b8"; text = "#222"; }
@@ -339,9 +339,9 @@
         return rgb(s[1]) + " " + s[0] * 100 + "%";
       }).join(", ") + ")";
       var low = document.createElement("span");
-      low.textContent = "0 turns left";
+      low.textContent = W.say("design.legend", { turns: number(0, 0) });
       var high = document.createElement("span");
-      high.textContent = number(top, 1) + " turns left";
+      high.textContent = W.say("design.legend", { turns: number(top, 1) });
       el.legend.appendChild(low);
       el.legend.appendChild(bar);
       el.legend.appendChild(high);
@@ -365,7 +365,8 @@
                                         class: "design-handle design-handle-" + (end[1] === 0 ? "foot" : "head"),
                                         fill: end[1] === 0 ? (kind === "ladder" ? LADDER : CHUTE) : "transparent",
                                         "data-jump": String(i), "data-end": String(end[1]) }, group);
-          make("title", {}, handle).textContent = "Drag to move this end of the " + kind + " from " + j[0] + " to " + j[1];
+          make("title", {}, handle).textContent = W.say(kind === "ladder" ? "design.drag ladder" : "design.drag chute",
+                                                        { start: j[0], end: j[1] });
           handle.addEventListener("pointerdown", grab);
         });
       });
@@ -426,18 +427,20 @@
 
     function describe(square) {
       var words = J.names(jumps, drawing ? drawing.g.n : square)[square];
-      var text = "Square " + square + (words ? ", " + words : "");
+      var text = words ? W.say("design.square, is", { square: square, what: words }) : W.say("square", { square: square });
+      var parts = [text], then = null;
       if (good && good.results && good.board.squares === drawing.g.n && good.results.turnsLeft[square] !== null &&
           square !== drawing.g.n && !root.classList.contains("design-invalid")) {
-        text += ", " + number(good.results.turnsLeft[square], 1) + " turns left on average";
+        parts.push(W.say("design.turns left", { turns: number(good.results.turnsLeft[square], 1) }));
       }
       if (good && good.results && good.board.squares === drawing.g.n && square !== 0 &&
           !root.classList.contains("design-invalid")) {
-        text += ", " + landingShare(good.results.landing.at(square));
+        parts.push(landingShare(good.results.landing.at(square)));
       }
-      if (moving) text += ". Press Enter to move " + J.words(jumps[moving.jump]) + "'s end here";
-      else if (picked !== null) text += ". Press Enter to end the new chute or ladder from " + picked + " here";
-      return text + ".";
+      if (moving) then = W.say("design.enter move", { jump: J.words(jumps[moving.jump]) });
+      else if (picked !== null) then = W.say("design.enter end", { square: picked });
+      text = W.list(parts);
+      return W.say("sentence", { text: then === null ? text : [text, then].join(W.say("sentence separator")) });
     }
 
     function act(square, byKey) {
@@ -450,7 +453,7 @@
       if (picked !== null) {
         var from = picked;
         picked = null;
-        if (from === square) { draw(drawing.g.n, shownResults()); speak("Cancelled."); return; }
+        if (from === square) { draw(drawing.g.n, shownResults()); speak(W.say("design.cancelled")); return; }
         edit(J.add(jumps, from, square));
         return;
       }
@@ -458,14 +461,14 @@
       if (end) {
         moving = { jump: end[0], end: end[1], from: square };
         marksOn();
-        speak("Moving the " + (end[1] === 0 ? "start" : "end") + " of " + J.words(jumps[end[0]]) + ": " +
-              (byKey ? "go to a square with the arrow keys and press Enter." : "now click the square to move it to."));
+        var key = end[1] === 0 ? (byKey ? "design.moving start key" : "design.moving start click")
+          : (byKey ? "design.moving end key" : "design.moving end click");
+        speak(W.say(key, { jump: J.words(jumps[end[0]]) }));
         return;
       }
       picked = square;
       draw(drawing.g.n, shownResults());
-      speak("A new chute or ladder starts on square " + square + ": now choose the square where it ends" +
-            (byKey ? " and press Enter." : "."));
+      speak(W.say(byKey ? "design.new key" : "design.new click", { square: square }));
     }
 
     /* An edit made (design-edits.js): its jumps kept and the list written again, and what it did said. */
@@ -492,7 +495,7 @@
         case "Enter": case " ": e.preventDefault(); act(cursor, true); return;
         case "Delete": case "Backspace": e.preventDefault(); removeAt(cursor); return;
         case "Escape":
-          if (picked !== null || moving) { picked = null; moving = null; draw(g.n, shownResults()); speak("Cancelled."); }
+          if (picked !== null || moving) { picked = null; moving = null; draw(g.n, shownResults()); speak(W.say("design.cancelled")); }
           return;
         default: return;
       }
@@ -518,7 +521,7 @@
         var kind = document.createElement("span");
         var remove = document.createElement("button");
         kind.className = "design-kind";
-        kind.textContent = J.kind(j) === "ladder" ? "Ladder" : "Chute";
+        kind.textContent = W.say(J.kind(j) === "ladder" ? "design.ladder" : "design.chute");
         li.appendChild(kind);
         [0, 1].forEach(function (end) {
           var label = document.createElement("label");
@@ -529,24 +532,24 @@
           input.inputMode = "numeric";
           input.value = String(j[end]);
           input.className = "design-jump-" + (end ? "to" : "from");
-          input.setAttribute("aria-label", "Jump " + (i + 1) + ", " + (end ? "to square" : "from square"));
+          input.setAttribute("aria-label", W.say(end ? "design.to field" : "design.from field", { jump: i + 1 }));
           input.addEventListener("input", function () {
             var text = input.value.trim();
             if (!/^\d+$/.test(text)) { input.setAttribute("aria-invalid", "true"); return; }
             input.removeAttribute("aria-invalid");
             jumps = J.move(jumps, i, end, Number(text)).jumps;
-            kind.textContent = J.kind(jumps[i]) === "ladder" ? "Ladder" : "Chute";
-            remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + J.words(jumps[i]));
+            kind.textContent = W.say(J.kind(jumps[i]) === "ladder" ? "design.ladder" : "design.chute");
+            remove.setAttribute("aria-label", W.say("design.remove jump", { jump: i + 1, what: J.words(jumps[i]) }));
             changed(false);
           });
-          label.appendChild(document.createTextNode(end ? " to " : " from "));
+          label.appendChild(document.createTextNode(W.say(end ? "design.to" : "design.from")));
           label.appendChild(input);
           li.appendChild(label);
         });
         remove.type = "button";
         remove.className = "md-button design-remove";
-        remove.textContent = "Remove";
-        remove.setAttribute("aria-label", "Remove jump " + (i + 1) + ", " + J.words(j));
+        remove.textContent = W.say("design.remove");
+        remove.setAttribute("aria-label", W.say("design.remove jump", { jump: i + 1, what: J.words(j) }));
         remove.addEventListener("click", function () {
           edit(J.remove(jumps, i));
           var buttons = el.list.querySelectorAll(".design-remove");
@@ -571,7 +574,7 @@
     }
 
     function turnsText(k, dist) {
-      return k === null ? "more than " + dist.pmf.length.toLocaleString("en") : k.toLocaleString("en");
+      return k === null ? W.say("design.more than", { turns: number(dist.pmf.length, 0) }) : number(k, 0);
     }
 
     /* Each seat's chance for n players: analyse gives 2 to 6 on every change, more are raced when chosen. */
@@ -607,11 +610,13 @@
       for (var t = 1; t <= k; t++) turns.push(t);
       var figure = JSON.parse(holder.textContent);
       figure.data = [
-        { type: "bar", x: turns, y: pmf.slice(0, k), name: "ends on this turn", marker: { color: BARS },
-          hovertemplate: "Ends on turn %{x}: %{y:.3%}<extra></extra>" },
-        { type: "scatter", mode: "lines", x: turns, y: cdf.slice(1, k + 1), name: "over by this turn", yaxis: "y2",
-          line: { color: LINE, width: 3 }, hovertemplate: "Over by turn %{x}: %{y:.2%}<extra></extra>" }
+        { type: "bar", x: turns, y: pmf.slice(0, k), name: W.say("design.ends"), marker: { color: BARS },
+          hovertemplate: W.say("design.ends hover", { turn: "%{x}", share: "%{y:.3%}" }) + "<extra></extra>" },
+        { type: "scatter", mode: "lines", x: turns, y: cdf.slice(1, k + 1), name: W.say("design.over"), yaxis: "y2",
+          line: { color: LINE, width: 3 },
+          hovertemplate: W.say("design.over hover", { turn: "%{x}", share: "%{y:.2%}" }) + "<extra></extra>" }
       ];
+      figure.layout.separators = W.separators; // the page's decimal and group signs, as the board pages' charts
       holder.textContent = JSON.stringify(figure);
       if (window.chutesCharts && window.chutesCharts.refresh) window.chutesCharts.refresh(el.chart);
       el.lengthBody.textContent = "";
@@ -640,16 +645,13 @@
       });
       result("never-flip", r.play.never, number(r.play.never, 2));
       el.playWords.textContent = r.play.flips.length === 0 ?
-        "Flipping never helps on this board: the best play never flips, " + number(r.expectedTurns, 2) +
-          " turns on average." :
-        "Playing best, a game takes " + number(r.expectedTurns, 2) + " turns on average, against " +
-          number(r.play.never, 2) + " never flipping. The best play flips on " + bySquare.size +
-          (bySquare.size === 1 ? " square" : " squares") + " for some rolls (outlined in orange on the board; each " +
-          "square's title names its rolls).";
+        W.say("design.never helps", { turns: number(r.expectedTurns, 2) }) :
+        W.count("design.best play", bySquare.size, { turns: number(r.expectedTurns, 2),
+                                                     never: number(r.play.never, 2) });
       var rows = document.createDocumentFragment();
       bySquare.forEach(function (rolls, square) {
         var tr = document.createElement("tr");
-        [square === 0 ? "0 (off the board)" : String(square), rolls.join(", ")].forEach(function (text) {
+        [square === 0 ? W.say("design.off") : String(square), W.list(rolls.map(String))].forEach(function (text) {
           var td = document.createElement("td");
           td.textContent = text;
           tr.appendChild(td);
@@ -665,13 +667,15 @@
       result("median", r.median, turnsText(r.median, dist));
       result("lower-quartile", r.lowerQuartile, turnsText(r.lowerQuartile, dist));
       result("upper-quartile", r.upperQuartile, turnsText(r.upperQuartile, dist));
-      result("shortest", r.shortest.turns, r.shortest.turns.toLocaleString("en"));
-      el.shortestWord.textContent = r.shortest.turns === 1 ? " turn" : " turns";
+      result("shortest", r.shortest.turns, number(r.shortest.turns, 0));
+      el.shortestWord.textContent = " " + W.count("design.shortest", r.shortest.turns);
       var rolls = r.shortest.rolls;
-      el.rolls.textContent = "(for example by rolling " + rolls.slice(0, 12).join(", ") + (rolls.length > 12 ? ", …" : "") + ")";
+      el.rolls.textContent = W.say("design.example", { rolls: W.list(rolls.slice(0, 12).map(String)
+                                                                       .concat(rolls.length > 12 ? ["…"] : [])) });
       E.WITHIN.forEach(function (k) { result("over-" + k, r.overWithin[k], percent(r.overWithin[k], 1)); });
       result("first-player", r.firstPlayer, percent(r.firstPlayer, 3));
-      el.perThousand.textContent = "(" + Math.round(1000 * r.firstPlayer) + " in 1,000 games)";
+      el.perThousand.textContent = W.say("design.per thousand", { count: number(Math.round(1000 * r.firstPlayer), 0),
+                                                                  thousand: number(1000, 0) });
       play(r);
       seats(r);
       chart(r);
@@ -682,8 +686,9 @@
       }
       clearTimeout(spoken);
       spoken = setTimeout(function () {
-        el.announce.textContent = "Average game " + number(r.expectedTurns, 2) + " turns; at least half are over within " +
-          turnsText(r.median, dist) + " turns; the first of two players wins " + percent(r.firstPlayer, 1) + ".";
+        el.announce.textContent = W.say("design.announce", { turns: number(r.expectedTurns, 2),
+                                                             median: turnsText(r.median, dist),
+                                                             share: percent(r.firstPlayer, 1) });
       }, 700);
     }
 
@@ -817,7 +822,7 @@
     for (var k = -1; k <= E.MAX_ROLL_AGAIN_LIMIT; k++) { // the limit's choices: none, or 0 to the largest allowed
       var choice = document.createElement("option");
       choice.value = k < 0 ? "" : String(k);
-      choice.textContent = k < 0 ? "no limit" : String(k);
+      choice.textContent = k < 0 ? W.say("design.no limit") : String(k);
       el.limit.appendChild(choice);
     }
 
@@ -831,17 +836,17 @@
                  die: parseInt(el.die.value, 10) || 6, dice: parseInt(el.dice.value, 10) || 1,
                  weights: A.list(el.weights.value), overshoot: el.overshoot.value, start: 0 });
       changed(true);
-      speak(b ? "Now showing " + b.title + "." : "All chutes and ladders removed.");
+      speak(b ? W.say("design.showing", { title: b.title }) : W.say("design.cleared"));
     });
     el.clear.addEventListener("click", function () {
       jumps = [];
       changed(true);
-      speak("All chutes and ladders removed.");
+      speak(W.say("design.cleared"));
     });
     el.add.addEventListener("click", function () {
       var a = el.addFrom.value.trim(), b = el.addTo.value.trim();
       if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) {
-        speak("Give both squares of the new chute or ladder.");
+        speak(W.say("design.both"));
         (/^\d+$/.test(a) ? el.addTo : el.addFrom).focus();
         return;
       }

@@ -21,7 +21,7 @@
         pre.dataset.loaded = "yes";
       })
       .catch(function () {
-        pre.textContent = "The fraction could not be loaded here; the download link above has it.";
+        pre.textContent = window.chutesWords.say("fraction.failed");
         delete pre.dataset.loaded;
       })
       .then(function () { pre.removeAttribute("aria-busy"); });

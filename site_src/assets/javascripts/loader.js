@@ -5,19 +5,24 @@
  * brought the page: loaded whole, the page has it in its head), constants.js, engine.js, calculator.js, the
  * design page's parts that need no page (design-*.js) and designer.js. constants.js,
  * written by `chutes build`, holds the values shared with the Python side: it comes before every script
- * that reads them. Instant navigation changes pages without a new
- * document: this looks again after every change of page; each script loads once, after those before it.
+ * that reads them. The page scripts' words come before them too: words-LANG.js (written by `chutes build` for
+ * every language of the site, the page's `lang` choosing one), then words.js, which reads it
+ * (`window.chutesWordsReady()` is a promise that both have run, for pace.js). Instant navigation changes pages
+ * without a new document: this looks again after every change of page; each script loads once, after those
+ * before it.
  */
 (function () {
   "use strict";
 
   var here = document.currentScript ? document.currentScript.src : location.href;
-  var NEEDS = [[".chutes-figure", ["charts.js"]],
-               [".chutes-calculator-data", ["constants.js", "engine.js", "calculator.js"]],
-               [".chutes-alive-data", ["alive.js"]],
-               [".chutes-fraction", ["fraction.js"]],
-               [".chutes-designer", ["constants.js", "engine.js", "calculator.js", "design-address.js",
-                                     "design-toml.js", "design-geometry.js", "design-edits.js", "designer.js"]]];
+  var WORDS = ["words-" + (document.documentElement.lang || "en") + ".js", "words.js"];
+  var NEEDS = [[".chutes-figure", WORDS.concat(["charts.js"])],
+               [".chutes-calculator-data", WORDS.concat(["constants.js", "engine.js", "calculator.js"])],
+               [".chutes-alive-data", WORDS.concat(["alive.js"])],
+               [".chutes-fraction", WORDS.concat(["fraction.js"])],
+               [".chutes-designer", WORDS.concat(["constants.js", "engine.js", "calculator.js", "design-address.js",
+                                                  "design-toml.js", "design-geometry.js", "design-edits.js",
+                                                  "designer.js"])]];
   var loading = {};
 
   /* One script, once: a promise that it has run. */
@@ -32,6 +37,13 @@
     return loading[file];
   }
 
+  /* Scripts one after another: a promise that the last has run. */
+  function inTurn(files) {
+    return files.reduce(function (before, file) {
+      return before.then(function () { return script(file); });
+    }, Promise.resolve());
+  }
+
   function load() {
     if (document.querySelector(".chutes-designer") && !document.getElementById("chutes-designer-css")) {
       var css = document.createElement("link");
@@ -42,11 +54,11 @@
     }
     NEEDS.forEach(function (need) {
       if (!document.querySelector(need[0])) return;
-      need[1].reduce(function (before, file) {
-        return before.then(function () { return script(file); });
-      }, Promise.resolve()).catch(function () { /* the page says what it cannot show */ });
+      inTurn(need[1]).catch(function () { /* the page says what it cannot show */ });
     });
   }
+
+  window.chutesWordsReady = function () { return inTurn(WORDS); };
 
   /* Run `setup` on this page and again after every instant navigation (the scripts above, and pace.js,
      set themselves up through this). */

@@ -5,8 +5,7 @@
   "use strict";
 
   function words(minutes) {
-    var m = Math.max(1, Math.round(minutes));
-    return "about " + m.toLocaleString("en") + " minute" + (m === 1 ? "" : "s");
+    return window.chutesWords.count("pace.minutes", Math.max(1, Math.round(minutes)));
   }
 
   function apply(card, seconds) {
@@ -15,7 +14,7 @@
       cell.textContent = words(rounds * players * seconds / 60);
     });
     card.querySelectorAll(".pace-label").forEach(function (label) {
-      label.textContent = seconds + " second" + (seconds === 1 ? "" : "s") + " a turn";
+      label.textContent = window.chutesWords.count("pace.seconds", seconds);
     });
   }
 
@@ -41,5 +40,7 @@
     });
   }
 
-  window.chutesEachPage(setUp);
+  window.chutesEachPage(function () {  // once the page's words have come (loader.js)
+    window.chutesWordsReady().then(setUp).catch(function () { /* the minutes stay as the page has them */ });
+  });
 })();
