@@ -10,6 +10,7 @@ from .board_page import BoardPage
 from .records import board_title
 from .words import PageWords
 
+
 def design_length_figure(words: PageWords) -> dict[str, Any]:
     """The design page's length chart before its board is known (designer.js gives it the data), its axes named
     in the page's language (`words`)."""

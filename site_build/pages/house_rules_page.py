@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from markdown.extensions.toc import slugify
+from markdown.extensions.toc import slugify  # type: ignore[import-untyped]
 
 from .board_page import BoardPage
 from .words import PageWords

@@ -65,16 +65,16 @@ def kind_of(spec: dict[str, Any], inner: bool = False, words: PageWords | None =
         return f"`{json.dumps(spec['const'])}`"
     if "enum" in spec:
         return _("one of %(values)s", values=", ".join(f"`{json.dumps(v)}`" for v in spec["enum"]))
-    kind = spec.get("type")
-    if kind == "array":
+    type_name = spec.get("type")
+    if type_name == "array":
         if "prefixItems" in spec:
             return "[" + ", ".join(kind_of(item, True, words) for item in spec["prefixItems"]) + "]"
         return _("list of %(kind)s", kind=kind_of(spec.get("items", {}), True, words))
-    if kind == "object":
+    if type_name == "object":
         return _("map of text → %(kind)s", kind=kind_of(spec.get("additionalProperties", {}), True, words))
     names = {"integer": _("integer"), "number": _("number"), "string": _("text"), "boolean": _("true or false"),
              "null": "null"}
-    return names.get(str(kind), _("any"))
+    return names.get(str(type_name), _("any"))
 
 
 def schema_parts(schema: dict[str, Any], words: PageWords | None = None) -> list[dict[str, Any]]:
