@@ -40,7 +40,12 @@ VALUES = {
                "what differs)])."),
     "comparisons": ("list", "Each published figure beside the record's value, and whether they agree."),
     "records": ("dict of str → BoardRecord", "The records the literature refers to, by slug."),
-    "sources": ("list", "The literature file's sources (author, title, year, where), by author."),
+    "sources": ("list of (source, where)", "The literature file's sources (author, title, year, link), by author, "
+                "each with where it was published in the page's language."),
+    "titles": ("dict of str → str", "Each board's title in the page's language (its board file's "
+               "`[translations.LANG]` title, else its own), by slug."),
+    "anchors": ("dict of str → str", "The id of each house-rules group's heading, the same in every language, by "
+                "its plain board's slug."),
     "z": ("float", "How many standard errors a simulated figure may be from the exact value."),
     "choices": ("list of (slug, title)", "The boards the design page starts from."),
     "length_figure": ("str", "The design page's empty game-length chart, as JSON."),
@@ -59,8 +64,11 @@ OWN_VALUES)."""
 OWN_VALUES = {
     ("design.md.j2", "boards"): ("str", "The boards the design page starts from, as JSON: each one's slug, title, "
                                         "rules, chutes and ladders."),
-    ("literature.md.j2", "groups"): ("list of (source, comparisons)", "The published figures, grouped by where they "
-                                                                      "were published."),
+    ("literature.md.j2", "groups"): ("list of (source, where, rows)", "The published figures, grouped by where "
+                                                                       "they were published: each row's board, "
+                                                                       "quantity, rule, why, published and our "
+                                                                       "values, whether they agree and how, in the "
+                                                                       "page's language."),
 }
 """The values a template receives under a name that means something else elsewhere."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from markdown.extensions.toc import slugify  # type: ignore[import-untyped]
+
 from .board_page import BoardPage
 from .words import PageWords
 
@@ -37,3 +39,9 @@ def house_rule_groups(pages: list[BoardPage], words: PageWords | None = None,
         if variants:
             groups.append((base, variants))
     return groups
+
+
+def heading_id(page: BoardPage) -> str:
+    """The id of a group's heading: its plain board's English title as the table of contents makes ids, the same
+    in every language, so that a link to a group keeps working in each."""
+    return slugify(page.title, "-")

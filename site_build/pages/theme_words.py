@@ -7,13 +7,15 @@ from .language import Language
 
 
 def theme_words(language: Language) -> dict[str, str]:
-    """The theme's words in `language`. `citation` has {title}, {site}, {version} and {date}, which the theme fills
-    in (the site's name as a cited work)."""
+    """The theme's words in `language`: a board page's citation block (`citation` has {title}, {site}, {version}
+    and {date}, which the theme fills in, the site's name as a cited work; `note` is its BibTeX entry's note, with
+    {site}, {version} and {date}) and the site's share image's description (`share_alt`, with {site})."""
     _ = language._
     return {"cite": _("Cite this page"),
             "citation": _("“%(title)s”, in %(site)s, version %(version)s, %(date)s.",
                           title="{title}", site="{site}", version="{version}", date="{date}"),
             "bibtex": _("As a BibTeX entry"),
-            "built": _("built %(date)s", date="{date}"),
+            "note": _("%(site)s, version %(version)s, built %(date)s", site="{site}", version="{version}",
+                      date="{date}"),
             "share_alt": _("%(site)s: a board with its ladders and chutes, and the classic board's average game and "
                            "first player's chance", site="{site}")}

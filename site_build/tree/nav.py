@@ -13,9 +13,11 @@ from ..pages.board_page import board_pages
 from ..pages.language import Language
 from ..project import ProjectError
 
-HEADING = re.compile(r"^# (.*)$", re.MULTILINE)
-PLAIN = re.compile(r"[\w ,.:;()'?!/-]+")
-"""A heading of plain words: its text is the page's title as the engines take it."""
+HEADING = re.compile(r"^# (.*?)(?:\s*\{[^{}\n]*\})?\s*$", re.MULTILINE)
+"""A first-level heading, without its attribute list (`{ #id }`)."""
+MARKUP = re.compile(r"[\\`*_{}\[\]<>&#|~]")
+"""What Markdown or HTML would read in a heading: a heading without any is plain words, in any script, and its
+text is the page's title as the engines take it."""
 
 RESULTS_TAB = "Results"
 """The first tab of a site with the guide: the site's own pages."""
@@ -32,21 +34,23 @@ def site_nav(records: list[BoardRecord], files: dict[str, Any],
     `listed = false` is built but not in the menu), "Design a board", then comparison, literature, method
     and data where the site has them, then the author's own entries (`own`, from `own_nav`). With the
     generator's `guide` (its tab's name and pages), those pages are the first tab and the guide the second.
-    The section's name is in the pages' `language` (default English)."""
+    The sections' and tabs' names are in the pages' `language` (default English)."""
     _, listed = board_pages(records)
+    language = language or Language()
 
     def entry(name: str) -> Any:
         title = page_title(files.get(name))
         return name if title is None else {title: name}
 
-    boards = (language or Language())._("Boards")
+    boards = language._("Boards")
     entries: list[Any] = [entry("index.md"), {boards: [entry(f"boards/{p.slug}.md") for p in listed]}]
     entries += [entry(name) for name in GENERATED if name in files]
     entries += own or []
     if guide is None:
         return entries
     tab, pages = guide
-    return [{RESULTS_TAB: entries}, {tab: [entry(name) for name in pages]}]
+    results = language._("Results")  # RESULTS_TAB in the pages' language
+    return [{results: entries}, {tab: [entry(name) for name in pages]}]
 
 
 def page_title(page: str | bytes | Path | None) -> str | None:
@@ -62,7 +66,7 @@ def page_title(page: str | bytes | Path | None) -> str | None:
         return str(meta["title"])
     heading = HEADING.search(re.sub(r"^```.*?^```", "", markdown, flags=re.MULTILINE | re.DOTALL))
     text = heading.group(1).strip() if heading else ""
-    return text if PLAIN.fullmatch(text) else None
+    return text if text and not MARKUP.search(text) else None
 
 
 def all_titled(nav: list[Any]) -> bool:

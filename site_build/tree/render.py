@@ -32,12 +32,12 @@ from ..checks import SiteError
 from ..incremental import Files, Fresh, Parts, template_sources
 from ..pages import constants, figures, house_rules_page, literature_page, script_words
 from ..pages.board_page import BoardPage, board_pages, chart_figures, headlines
-from ..pages.design_page import DESIGN_LENGTH_FIGURE, design_boards
+from ..pages.design_page import design_boards, design_length_figure
 from ..pages.downloads import distribution_csv, squares_csv
-from ..pages.house_rules_page import house_rule_groups
+from ..pages.house_rules_page import heading_id, house_rule_groups
 from ..pages.language import Language
 from ..pages.literature_page import LITERATURE, literature_absence, literature_context
-from ..pages.records import record_schema, schema_parts
+from ..pages.records import board_title, record_schema, schema_parts
 from ..pages.stills import FORMS, NARROW, NARROW_MEDIA, WIDE, Stills, height_of
 from ..pages.tables import board_tables, overlay_table
 from ..pages.words import PageWords
@@ -222,22 +222,23 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
         return lambda: [template_sources(env, template), settings, *more]
 
     files: Files = {}
-    common = {"boards": listed}
+    titles = {p.slug: board_title(p.record, language.code) for p in pages}  # each board's, in the page's language
+    common = {"boards": listed, "titles": titles}
     files.update(parts.part("index", uses("index.md.j2", listed_keys), lambda: {
         "index.md": _render(env, "index.md.j2", **common)}))
 
     def compare() -> Files:
         made: Files = {}
-        curves = [(p.title, p.record.series.length) for p in listed]
+        curves = [(titles[p.slug], p.record.series.length) for p in listed]
         overlays, sizes = _charts({"compare-length": figures.overlay_figure(curves, cumulative=False, words=words),
                                    "compare-cumulative": figures.overlay_figure(curves, cumulative=True, words=words)},
                                   "compare", made, stills, html_from_source, language.code)
         made["compare.md"] = _render(env, "compare.md.j2",
             **common, overlay=overlays["compare-length"], overlay_cumulative=overlays["compare-cumulative"],
             stills=sizes,
-            tables={"compare-length": overlay_table(curves, False, "Chance of each game length, per board"),
+            tables={"compare-length": overlay_table(curves, False, words._("Chance of each game length, per board")),
                     "compare-cumulative": overlay_table(curves, True,
-                                                        "Chance the game is over by each turn, per board")})
+                                                        words._("Chance the game is over by each turn, per board"))})
         return made
 
     files.update(parts.part("compare", uses("compare.md.j2", listed_keys), compare))
@@ -247,17 +248,18 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
         groups = house_rule_groups(listed, words)
         if groups:
             overlays, sizes = _charts({f"house-{base.slug}": figures.overlay_figure(
-                [(p.title, p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True,
+                [(titles[p.slug], p.record.series.length) for p in [base] + [v for v, _ in variants]], cumulative=True,
                 words=words) for base, variants in groups}, "house-rules", made, stills, html_from_source,
                 language.code)
-            made["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, stills=sizes,
+            made["house-rules.md"] = _render(env, "house-rules.md.j2", groups=groups, stills=sizes, titles=titles,
+                                             anchors={base.slug: heading_id(base) for base, _ in groups},
                                              charts={base.slug: overlays[f"house-{base.slug}"] for base, _ in groups})
         return made
 
     files.update(parts.part("house-rules", uses("house-rules.md.j2", listed_keys), house_rules))
 
     def literature() -> Files:
-        found = literature_context(sources or [DEFAULT_SITE_SRC], pages)
+        found = literature_context(sources or [DEFAULT_SITE_SRC], pages, words)
         return {} if found is None else {"literature.md": _render(env, "literature.md.j2", **found)}
 
     literature_files = [(folder / LITERATURE).read_bytes() if (folder / LITERATURE).is_file() else b""
@@ -265,17 +267,17 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     files.update(parts.part("literature", uses("literature.md.j2", every_key, literature_files), literature))
 
     def design() -> Files:
-        starts = design_boards(listed)
+        starts = design_boards(listed, language.code)
         return {"design.md": _render(env, "design.md.j2", boards=figures.safe_json(starts),
                                      choices=[(b["slug"], b["title"]) for b in starts],
-                                     length_figure=figures.safe_json(DESIGN_LENGTH_FIGURE),
+                                     length_figure=figures.safe_json(design_length_figure(words)),
                                      within=constants.site_constants()["WITHIN"])}
 
     files.update(parts.part("design", uses("design.md.j2", listed_keys), design))
 
     def data() -> Files:
         schema = record_schema()
-        return {"data.md": _render(env, "data.md.j2", boards=pages, schema=schema_parts(schema)),
+        return {"data.md": _render(env, "data.md.j2", boards=pages, titles=titles, schema=schema_parts(schema, words)),
                 "data/schema.json": json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"}
 
     files.update(parts.part("data", uses("data.md.j2", every_key), data))
