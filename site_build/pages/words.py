@@ -87,11 +87,12 @@ class PageWords:
         """A board's rules in a few words, for a table's first column: what differs from one fair die, an exact
         landing on the last square and no other rule ("The rules on the box", "Six to enter", "Coin flip", "Two
         dice, passing wins", "Six rolls again, third undoes"). The rules in full are `rule_sentences`."""
-        dice, _, p = board.dice or 1, self._, self.pgettext
+        dice, _ = board.dice or 1, self._
 
         def roll(total: int) -> str:
-            named = {2: p("roll", "two"), 3: p("roll", "three"), 4: p("roll", "four"), 5: p("roll", "five"),
-                     6: p("roll", "six")}
+            named = {2: self.pgettext("roll", "two"), 3: self.pgettext("roll", "three"),
+                     4: self.pgettext("roll", "four"), 5: self.pgettext("roll", "five"),
+                     6: self.pgettext("roll", "six")}
             return named[total] if dice == 1 and total in named else self.words.label(total)
 
         parts = []
@@ -120,7 +121,7 @@ class PageWords:
             parts.append(_("coin flip"))
         if board.start:
             parts.append(_("start on %(square)s", square=self.words.label(board.start)))
-        text = p("list separator", ", ").join(parts) or _("the rules on the box")
+        text = self.pgettext("list separator", ", ").join(parts) or _("the rules on the box")
         return text[0].upper() + text[1:]
 
     def overshoot_rule(self, rule: str) -> str:
