@@ -222,6 +222,8 @@ class EngineInputs:
     """The site's name and description in this language (`site_words`), where the project gives them."""
     theme_words: tuple[tuple[str, str], ...] = ()
     """What the theme's own template says, in this language (`extra.chutes.words`: `pages.theme_words`)."""
+    palette_words: tuple[tuple[str, str], ...] = ()
+    """The palette toggles' names in this language, by their English name (`pages.theme_words.palette_words`)."""
 
 
 def _beside(path: Path, base: Path) -> str:
@@ -260,6 +262,7 @@ def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> d
     out.update(docs_dir=_beside(inputs.docs_dir, base), site_dir=_beside(inputs.site_dir, base),
                site_url=inputs.site_url, nav=inputs.nav)
     out["theme"]["language"] = inputs.language
+    _translate_palette(out["theme"], dict(inputs.palette_words))
     out.update(dict(inputs.words))
     extra = dict(out.get("extra") or {})
     extra["chutes"] = {**(extra.get("chutes") or {}), "words": dict(inputs.theme_words)}
@@ -273,6 +276,17 @@ def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> d
     out["markdown_extensions"] = _with_raw_html_fence(config.get("markdown_extensions"))
     out.pop("hooks", None)
     return out
+
+
+def _translate_palette(theme: dict[str, Any], names: dict[str, str]) -> None:
+    """Each palette toggle whose name is one of Material's English names (`names`) given that name in the
+    build's language; a name of the project's own stays as written."""
+    palette = theme.get("palette")
+    if isinstance(palette, list):
+        theme["palette"] = [
+            {**entry, "toggle": {**entry["toggle"], "name": names.get(entry["toggle"].get("name"),
+                                                                     entry["toggle"].get("name"))}}
+            if isinstance(entry, dict) and isinstance(entry.get("toggle"), dict) else entry for entry in palette]
 
 
 SHARED_ASSETS = ("assets/javascripts/", "assets/stylesheets/")

@@ -6,6 +6,14 @@ from __future__ import annotations
 from .language import Language
 
 
+def palette_words(language: Language) -> dict[str, str]:
+    """The names of Material's light and dark palette toggles (mkdocs.yml's `theme.palette[].toggle.name`, which
+    `theme.language` leaves as written) in `language`, by their English name."""
+    _ = language._
+    return {"Switch to dark mode": _("Switch to dark mode"), "Switch to light mode": _("Switch to light mode"),
+            "Switch to system preference": _("Switch to system preference")}
+
+
 def theme_words(language: Language) -> dict[str, str]:
     """The theme's words in `language`: a board page's citation block (`citation` has {title}, {site}, {version}
     and {date}, which the theme fills in, the site's name as a cited work; `note` is its BibTeX entry's note, with
