@@ -139,9 +139,43 @@ class PageWords:
         return self._("off the board (square 0)") if square == 0 else self._("on square %(square)s",
                                                                             square=self.words.label(square))
 
-    def plural(self, n: int, word: str, words: str | None = None) -> str:
-        """'1 turn', '7 turns' (English only: the templates are moving to `ngettext` messages)."""
-        return f"{self.number(n)} {word if n == 1 else (words or word + 's')}"
+    def label(self, n: int) -> str:
+        """A number that names something (a square, a die's faces), in the locale's digits, never grouped."""
+        return self.words.label(int(n))
+
+    def either(self, values: list[int]) -> str:
+        """Numbers (squares, rolls) in words: '3', '2 or 5', '1, 3 or 6'."""
+        named = [self.label(v) for v in values]
+        if len(named) == 1:
+            return named[0]
+        return self._("%(some)s or %(last)s", some=self.pgettext("list separator", ", ").join(named[:-1]),
+                      last=named[-1])
+
+    def chutes(self, board: BoardDefinition) -> str:
+        """What the board calls its chutes, in the plural: 'chutes', or 'snakes' on a snakes board."""
+        return self.pgettext("plural", "snakes") if board.chute_word == "snakes" else self.pgettext("plural", "chutes")
+
+    def chute(self, board: BoardDefinition) -> str:
+        """One of the board's chutes: 'chute' or 'snake'."""
+        return self.pgettext("singular", "snake") if board.chute_word == "snakes" else self.pgettext("singular",
+                                                                                                    "chute")
+
+    def jump_kind(self, board: BoardDefinition, kind: str) -> str:
+        """A jump's kind for a table cell, capitalised: 'Ladder', 'Chute' (or 'Snake')."""
+        if kind == "ladder":
+            return self.pgettext("table cell", "Ladder")
+        return self.pgettext("table cell", "Snake") if board.chute_word == "snakes" else self.pgettext("table cell",
+                                                                                                       "Chute")
+
+    def jump(self, board: BoardDefinition, kind: str, start: int, end: int) -> str:
+        """A jump for a table cell: 'Ladder 1 → 38', 'Snake 98 → 78'."""
+        return self._("%(kind)s %(start)s → %(end)s", kind=self.jump_kind(board, kind), start=self.label(start),
+                      end=self.label(end))
+
+    def scientific(self, value: float, places: int = 1) -> str:
+        """A float in scientific notation, its mantissa in the locale's decimal format: '3.2e-17' ('3,2e-17')."""
+        mantissa, _, exponent = f"{value:.{places}e}".partition("e")
+        return f"{self.words.decimal(mantissa)}e{exponent}"
 
     def filters(self) -> dict[str, Callable[..., Any]]:
         """The templates' filters in this language."""
@@ -154,7 +188,7 @@ class PageWords:
                 "certified": w.certified, "leading_digits": w.leading_digits,
                 "rules_in_words": self.rules_in_words, "rule_name": self.rule_name,
                 "overshoot_rule": self.overshoot_rule, "end_rule": self.end_rule, "start_square": self.start_square,
-                "plural": self.plural}
+                "label": self.label, "either": self.either, "scientific": self.scientific}
 
 
 MARKDOWN_SPECIALS = "\\`*_{}[]|"
