@@ -139,6 +139,11 @@ class PageWords:
         return self._("off the board (square 0)") if square == 0 else self._("on square %(square)s",
                                                                             square=self.words.label(square))
 
+    def decimal(self, value: str | float) -> str:
+        """A decimal with every digit it has (a 20-digit exact value, a float's shortest repr), in the locale's
+        format: nothing is rounded."""
+        return self.words.decimal(str(value))
+
     def label(self, n: int) -> str:
         """A number that names something (a square, a die's faces), in the locale's digits, never grouped."""
         return self.words.label(int(n))
@@ -167,6 +172,14 @@ class PageWords:
         return self.pgettext("table cell", "Snake") if board.chute_word == "snakes" else self.pgettext("table cell",
                                                                                                        "Chute")
 
+    def count_of(self, board: BoardDefinition, kind: str, n: int) -> str:
+        """How many ladders, chutes or snakes: '1 ladder', '10 chutes', '9 snakes'."""
+        if kind == "ladder":
+            return self.ngettext("%(n)s ladder", "%(n)s ladders", n)
+        if board.chute_word == "snakes":
+            return self.ngettext("%(n)s snake", "%(n)s snakes", n)
+        return self.ngettext("%(n)s chute", "%(n)s chutes", n)
+
     def jump(self, board: BoardDefinition, kind: str, start: int, end: int) -> str:
         """A jump for a table cell: 'Ladder 1 → 38', 'Snake 98 → 78'."""
         return self._("%(kind)s %(start)s → %(end)s", kind=self.jump_kind(board, kind), start=self.label(start),
@@ -188,7 +201,14 @@ class PageWords:
                 "certified": w.certified, "leading_digits": w.leading_digits,
                 "rules_in_words": self.rules_in_words, "rule_name": self.rule_name,
                 "overshoot_rule": self.overshoot_rule, "end_rule": self.end_rule, "start_square": self.start_square,
-                "label": self.label, "either": self.either, "scientific": self.scientific}
+                "label": self.label, "either": self.either, "scientific": self.scientific, "chutes": self.chutes,
+                "chute": self.chute, "jump": self.jump, "decimal": self.decimal, "count_of": self.count_of, "sentence": sentence}
+
+
+def sentence(text: str) -> str:
+    """Text made to start a sentence: its first letter a capital, the rest as it is (unlike Jinja's `capitalize`,
+    which lowercases the rest, a German noun's capital too)."""
+    return text[:1].upper() + text[1:]
 
 
 MARKDOWN_SPECIALS = "\\`*_{}[]|"
