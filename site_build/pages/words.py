@@ -41,6 +41,12 @@ class PageWords:
         d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
         return self.words.decimal(d.copy_abs()) if d.is_zero() else self.words.decimal(d)
 
+    @staticmethod
+    def machine_decimal(value: str | float | Decimal, places: int = 2) -> str:
+        """A decimal rounded as `rounded` rounds it, but for a page script, not a reader: '36.808' in every
+        language (a data attribute the script reads as a number)."""
+        return str(Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+
     def signed(self, value: str | float | Decimal, places: int = 2) -> str:
         """A change with its sign: '+1.43', '−2.80' (a true minus sign)."""
         d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
@@ -202,7 +208,7 @@ class PageWords:
                 "rules_in_words": self.rules_in_words, "rule_name": self.rule_name,
                 "overshoot_rule": self.overshoot_rule, "end_rule": self.end_rule, "start_square": self.start_square,
                 "label": self.label, "either": self.either, "scientific": self.scientific, "chutes": self.chutes,
-                "chute": self.chute, "jump": self.jump, "decimal": self.decimal, "count_of": self.count_of, "sentence": sentence}
+                "chute": self.chute, "jump": self.jump, "decimal": self.decimal, "machine_decimal": self.machine_decimal, "count_of": self.count_of, "sentence": sentence}
 
 
 def sentence(text: str) -> str:
