@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .figures import flip_rolls, later_words
+from .figures import flip_rolls
 from .words import PageWords, plain
 
 if TYPE_CHECKING:
-    from ...compute.record.schema import BoardDefinition, BoardRecord, Experiments, LengthSeries
+    from ...compute.record.schema import BoardDefinition, BoardRecord, Experiments, LaterChoice, LengthSeries
 
 
 def html_table(headers: list[str], rows: list[list[Any]], caption: str) -> str:
@@ -30,6 +30,21 @@ def _squares_table(board: BoardDefinition, values: list[float | None], header: s
         value = values[square] if square < len(values) else None
         rows.append([w.label(square), "—" if value is None else w.rounded(value, 2)])
     return html_table([w._("Square"), header], rows, caption)
+
+
+def later_words(later: list[LaterChoice], w: PageWords) -> dict[int, str]:
+    """Under a roll-again limit, where a later roll of a turn is played otherwise than its first, in the page's
+    words: square → "a 6 as roll 2 of a turn begun on 17 or 18: move"."""
+    grouped: dict[tuple[int, int, int, bool], list[int]] = {}
+    for c in later:
+        grouped.setdefault((c.square, c.roll, c.rolls_so_far, c.flip), []).append(c.began)
+    out: dict[int, list[str]] = {}
+    for (q, roll, k, flip), began in sorted(grouped.items()):
+        values = {"roll": w.label(roll), "nth": w.label(k + 1), "began": w.either(sorted(began))}
+        out.setdefault(q, []).append(w._("a %(roll)s as roll %(nth)s of a turn begun on %(began)s: flip", **values)
+                                     if flip else
+                                     w._("a %(roll)s as roll %(nth)s of a turn begun on %(began)s: move", **values))
+    return {q: w.pgettext("list separator", "; ").join(words) for q, words in out.items()}
 
 
 def _off_the_board(square: int, w: PageWords) -> str:
@@ -79,7 +94,7 @@ def board_tables(record: BoardRecord, experiments: Experiments | None, names: li
         caption = w.ngettext("Where the best play flips the coin: %(n)s square (on every other square and roll it "
                              "moves the roll)", "Where the best play flips the coin: %(n)s squares (on every other "
                              "square and roll it moves the roll)", len(by_square))
-        otherwise = later_words(r.results.strategy.later)
+        otherwise = later_words(r.results.strategy.later, w)
         separator = w.pgettext("list separator", ", ")
         if not otherwise:
             out["play"] = html_table([_("Square"), _("Flip on a roll of")],
