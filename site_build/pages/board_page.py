@@ -162,7 +162,8 @@ class BoardPage:
         if strategy is None:
             return []
         w = self.words
-        return [(row.label, w._("never ends") if row.expected_turns is None else w.rounded(row.expected_turns.decimal, 2),
+        return [(row.label,
+                 w._("never ends") if row.expected_turns is None else w.rounded(row.expected_turns.decimal, 2),
                  "—" if row.loss is None else w.rounded(row.loss.decimal, 2)) for row in strategy.strategies]
 
     @property

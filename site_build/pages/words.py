@@ -208,7 +208,8 @@ class PageWords:
                 "rules_in_words": self.rules_in_words, "rule_name": self.rule_name,
                 "overshoot_rule": self.overshoot_rule, "end_rule": self.end_rule, "start_square": self.start_square,
                 "label": self.label, "either": self.either, "scientific": self.scientific, "chutes": self.chutes,
-                "chute": self.chute, "jump": self.jump, "decimal": self.decimal, "machine_decimal": self.machine_decimal, "count_of": self.count_of, "sentence": sentence}
+                "chute": self.chute, "jump": self.jump, "decimal": self.decimal,
+                "machine_decimal": self.machine_decimal, "count_of": self.count_of, "sentence": sentence}
 
 
 def sentence(text: str) -> str:

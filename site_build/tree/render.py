@@ -288,7 +288,8 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
                                                  in_menu=page in listed, alive=alive, stills=sizes,
                                                  has_literature="literature.md" in files,
                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
-                                                 tables=board_tables(page.record, page.experiments, list(charts), words),
+                                                 tables=board_tables(page.record, page.experiments, list(charts),
+                                                                     words),
                                                  build_year=str(built.year),
                                                  build_date=format_date(built, "long", locale=language.code))
         made[page.json_file] = page.json_text
