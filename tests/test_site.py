@@ -583,8 +583,9 @@ def test_a_two_player_chance_the_record_lacks_is_left_out_and_a_new_one_is_one_l
     shown = len(page.two_player_rows)
     assert shown == 1 + sum(bool(strategy.get(k)) for k in ("against_box", "both_maximise"))
     assert page.two_player_rows[0][1] == strategy["both_best"]["decimal"]
-    monkeypatch.setattr(board_page, "TWO_PLAYERS_WITH_A_CHOICE",
-                        (*board_page.TWO_PLAYERS_WITH_A_CHOICE, ("not_in_the_record", "One plays best")))
+    listed = board_page.two_players_with_a_choice
+    monkeypatch.setattr(board_page, "two_players_with_a_choice",
+                        lambda words: (*listed(words), ("not_in_the_record", "One plays best")))
     assert len(page.two_player_rows) == shown, "a field the record does not have is left out"
     record["results"]["strategy"]["against_box"] = None
     nulled = board_page.BoardPage(BoardRecord.model_validate(record)).two_player_rows

@@ -33,7 +33,8 @@ VALUES = {
     "calculator": ("str", "The \"who is ahead\" calculator's data as JSON (the record's `players.calculator`)."),
     "jump_colour_limit": ("int", "The most chutes and ladders drawn in colours of their own on the board."),
     "build_year": ("str", "The year of the build, for the page's citation."),
-    "build_date": ("str", "The date of the build (\"27 November 2026\"), for the page's citation."),
+    "build_date": ("str", "The date of the build in the page's language (\"November 27, 2026\", \"27 novembre "
+                   "2026\"), for the page's citation."),
     "overlay": ("str", "The comparison's game-length chart, every listed board on it, as JSON."),
     "overlay_cumulative": ("str", "The same as the chance that the game is over by each turn."),
     "groups": ("list", "Each bundled board with the same board under house rules: (base page, [(variant page, "

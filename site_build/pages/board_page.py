@@ -6,15 +6,13 @@ downloads are and how large, the share image's numbers and words, and every char
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ...compute.record.schema import BoardRecord, Duel, Experiments, FirstPlayer, Skipped
 from . import figures
 from .downloads import DOWNLOADS, distribution_csv, fraction_text, record_json, size_text, squares_csv
 from .words import PageWords
-
-_EN = PageWords()  # the page code's English until it is given the page's language
 
 INLINE_FRACTION_CHARS = 50_000
 """The longest first-player fraction (characters of text) put whole in its board page. Page weight: a
@@ -23,30 +21,47 @@ while every bundled board's (9 kB at most) stays inline. A longer one is loaded 
 box is opened, like the first of three players'."""
 
 
-TWO_PLAYERS_WITH_A_CHOICE = (
-    ("both_best", "Both play best (the fewest turns on average): either player"),
-    ("against_box", "One plays best, the other never flips: the one who plays best"),
-    ("both_maximise", "Both play to win, each seeing where the other is: either player"),
-)
-"""The two-player chances of a board with a choice that its page shows: each a field of the record's `Strategy` and
-the words naming how the two play and whose chance it is. The field holds the first player's exact chance (an
-`Exact`: moving second, one minus it) or a `Duel` (the player's chance moving first and moving second). A field
-the record does not have, or holds as null, is left out: a new one is one more line here."""
+def two_players_with_a_choice(words: PageWords) -> tuple[tuple[str, str], ...]:
+    """The two-player chances of a board with a choice that its page shows: each a field of the record's `Strategy`
+    and the words (in the page's language) naming how the two play and whose chance it is. The field holds the first
+    player's exact chance (an `Exact`: moving second, one minus it) or a `Duel` (the player's chance moving first and
+    moving second). A field the record does not have, or holds as null, is left out: a new one is one more line
+    here."""
+    _ = words._
+    return (("both_best", _("Both play best (the fewest turns on average): either player")),
+            ("against_box", _("One plays best, the other never flips: the one who plays best")),
+            ("both_maximise", _("Both play to win, each seeing where the other is: either player")))
 
 
 @dataclass(frozen=True)
 class BoardPage:
-    """One board's record and the names of its files on the site."""
+    """One board's record and the names of its files on the site, in a language (`words`; default English)."""
 
     record: BoardRecord
+    words: PageWords = field(default_factory=PageWords, compare=False, repr=False)
 
     @property
     def slug(self) -> str:
         return self.record.slug
 
+    def _board_words(self, key: str) -> str | None:
+        """The board's title or source in the page's language, falling back to the board file's own."""
+        board = self.record.results.board
+        own = getattr(board, key)
+        translated = (board.translations or {}).get(self.words.language.code)
+        return own if translated is None or getattr(translated, key) is None else getattr(translated, key)
+
     @property
     def title(self) -> str:
-        return self.record.results.board.title
+        """The board's title in the page's language (its `[translations.LANG]`), else its file's."""
+        title = self._board_words("title")
+        assert title is not None
+        return title
+
+    @property
+    def source(self) -> str | None:
+        """Where the board comes from, in the page's language where its file says, else in its file's words."""
+        return self._board_words("source")
 
     @property
     def listed(self) -> bool:
@@ -108,7 +123,9 @@ class BoardPage:
     @property
     def share_alt(self) -> str:
         """The words of the share image, for its alt text."""
-        return f"{self.title}: " + "; ".join(f"{value} {words}" for value, words in headlines(self.record)) + "."
+        w = self.words
+        return w._("%(title)s: %(headlines)s.", title=self.title, headlines=w.pgettext("list separator", "; ").join(
+            w._("%(value)s %(words)s", value=value, words=words) for value, words in headlines(self.record, w)))
 
     @cached_property
     def json_text(self) -> str:
@@ -118,23 +135,23 @@ class BoardPage:
     @property
     def json_size(self) -> str:
         """The size of the JSON download, for its link ("1.2 MB")."""
-        return size_text(len(self.json_text.encode()))
+        return size_text(len(self.json_text.encode()), self.words)
 
     @property
     def fraction_size(self) -> str:
-        return size_text(len(self.fraction_text.encode()))
+        return size_text(len(self.fraction_text.encode()), self.words)
 
     @property
     def three_size(self) -> str | None:
-        return None if self.three_text is None else size_text(len(self.three_text.encode()))
+        return None if self.three_text is None else size_text(len(self.three_text.encode()), self.words)
 
     @property
     def csv_size(self) -> str:
-        return size_text(len(distribution_csv(self.record).encode()))
+        return size_text(len(distribution_csv(self.record).encode()), self.words)
 
     @property
     def squares_size(self) -> str:
-        return size_text(len(squares_csv(self.record).encode()))
+        return size_text(len(squares_csv(self.record).encode()), self.words)
 
     @property
     def strategy_rows(self) -> list[tuple[str, str, str]]:
@@ -144,8 +161,10 @@ class BoardPage:
         strategy = self.record.results.strategy
         if strategy is None:
             return []
-        return [(row.label, "never ends" if row.expected_turns is None else _EN.rounded(row.expected_turns.decimal, 2),
-                 "—" if row.loss is None else _EN.rounded(row.loss.decimal, 2)) for row in strategy.strategies]
+        w = self.words
+        return [(row.label,
+                 w._("never ends") if row.expected_turns is None else w.rounded(row.expected_turns.decimal, 2),
+                 "—" if row.loss is None else w.rounded(row.loss.decimal, 2)) for row in strategy.strategies]
 
     @property
     def flip_squares(self) -> int:
@@ -168,18 +187,18 @@ class BoardPage:
         if strategy is None or self.record.results.board.start != 0:
             return None
         rolls = figures.flip_rolls(strategy.flips).get(0, [])
-        return figures.either(rolls) if rolls else "none"
+        return self.words.either(rolls) if rolls else self.words._("none")
 
     @property
     def two_player_rows(self) -> list[tuple[str, str, str]]:
-        """The two-player chances of a board with a choice (`TWO_PLAYERS_WITH_A_CHOICE`), each its words and the
+        """The two-player chances of a board with a choice (`two_players_with_a_choice`), each its words and the
         player's chance moving first and moving second, as decimals (30 digits or more); none without a choice, and
         none for a field the record lacks."""
         strategy = self.record.results.strategy
         if strategy is None:
             return []
         rows = []
-        for key, words in TWO_PLAYERS_WITH_A_CHOICE:
+        for key, words in two_players_with_a_choice(self.words):
             value = getattr(strategy, key, None)
             if value is None:
                 continue
@@ -190,21 +209,27 @@ class BoardPage:
         return rows
 
 
-def board_pages(records: list[BoardRecord]) -> tuple[list[BoardPage], list[BoardPage]]:
-    """Every board's page in slug order, and those in the menu, the home table and the comparison: the
-    listed ones (a site of test boards only lists them all)."""
-    pages = [BoardPage(r) for r in sorted(records, key=lambda r: r.slug)]
+def board_pages(records: list[BoardRecord], words: PageWords | None = None
+                ) -> tuple[list[BoardPage], list[BoardPage]]:
+    """Every board's page in slug order, in a language (`words`; default English), and those in the menu, the home
+    table and the comparison: the listed ones (a site of test boards only lists them all)."""
+    words = words or PageWords()
+    pages = [BoardPage(r, words) for r in sorted(records, key=lambda r: r.slug)]
     return pages, [p for p in pages if p.listed] or pages
 
 
-def headlines(record: BoardRecord) -> list[tuple[str, str]]:
-    """The share image's numbers: each a value and the words under it (its alt text says the same)."""
+def headlines(record: BoardRecord, words: PageWords | None = None) -> list[tuple[str, str]]:
+    """The share image's numbers, in a language (default English): each a value and the words under it (its alt
+    text says the same)."""
+    w = words or PageWords()
     res = record.results
     g = res.game_length
-    return [(f"{_EN.rounded(res.expected_turns.decimal, 1)} turns", "on average for one player to finish"),
-            (f"{g.median:,} turns", f"or fewer in {_EN.words.games(g.at_most[str(g.median)])} (the median)"),
-            (f"{_EN.words.per_thousand(res.first_player_wins.decimal)} in 1,000",
-             "games won by the first of two players")]
+    average = w.rounded(res.expected_turns.decimal, 1)
+    return [(w._("%(turns)s turns", turns=average), w._("on average for one player to finish")),
+            (w.ngettext("%(n)s turn", "%(n)s turns", g.median),
+             w._("or fewer in %(games)s (the median)", games=w.words.games(g.at_most[str(g.median)]))),
+            (w._("%(count)s in %(thousand)s", count=w.words.per_thousand(res.first_player_wins.decimal),
+                 thousand=w.number(1000)), w._("games won by the first of two players"))]
 
 
 def chart_figures(page: BoardPage, words: PageWords | None = None) -> dict[str, figures.Figure]:
@@ -214,6 +239,7 @@ def chart_figures(page: BoardPage, words: PageWords | None = None) -> dict[str, 
     r = page.record
     board = r.results.board
     series = r.series
+    _ = page.words._
     p_first = float(r.results.first_player_wins.decimal)
     figs = {
         "board": figures.board_figure(board, w),

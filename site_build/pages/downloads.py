@@ -10,6 +10,7 @@ import io
 import json
 
 from ...compute.record.schema import BoardRecord, Exact
+from .words import PageWords
 
 DOWNLOADS = {
     "json": ("data/{slug}.json", "The board's whole record, as below (compact JSON)."),
@@ -67,10 +68,12 @@ def squares_csv(record: BoardRecord) -> str:
     return out.getvalue()
 
 
-def size_text(n: int) -> str:
-    """A download's size for people, in SI units: 980 bytes, 12 kB, 1.2 MB."""
+def size_text(n: int, words: PageWords | None = None) -> str:
+    """A download's size for people, in SI units and the page's language (default English): 980 bytes, 12 kB,
+    1.2 MB ('1,2 Mo' in French)."""
+    w = words or PageWords()
     if n < 1000:
-        return f"{n} bytes"
+        return w.ngettext("%(n)s byte", "%(n)s bytes", n)
     if n < 1_000_000:
-        return f"{n / 1000:.0f} kB" if n >= 10_000 else f"{n / 1000:.1f} kB"
-    return f"{n / 1_000_000:.1f} MB"
+        return w._("%(size)s kB", size=w.rounded(n / 1000, 0 if n >= 10_000 else 1))
+    return w._("%(size)s MB", size=w.rounded(n / 1_000_000, 1))

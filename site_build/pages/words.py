@@ -41,6 +41,12 @@ class PageWords:
         d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
         return self.words.decimal(d.copy_abs()) if d.is_zero() else self.words.decimal(d)
 
+    @staticmethod
+    def machine_decimal(value: str | float | Decimal, places: int = 2) -> str:
+        """A decimal rounded as `rounded` rounds it, but for a page script, not a reader: '36.808' in every
+        language (a data attribute the script reads as a number)."""
+        return str(Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+
     def signed(self, value: str | float | Decimal, places: int = 2) -> str:
         """A change with its sign: '+1.43', '−2.80' (a true minus sign)."""
         d = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
@@ -140,9 +146,56 @@ class PageWords:
         return self._("off the board (square 0)") if square == 0 else self._("on square %(square)s",
                                                                             square=self.words.label(square))
 
-    def plural(self, n: int, word: str, words: str | None = None) -> str:
-        """'1 turn', '7 turns' (English only: the templates are moving to `ngettext` messages)."""
-        return f"{self.number(n)} {word if n == 1 else (words or word + 's')}"
+    def decimal(self, value: str | float) -> str:
+        """A decimal with every digit it has (a 20-digit exact value, a float's shortest repr), in the locale's
+        format: nothing is rounded."""
+        return self.words.decimal(str(value))
+
+    def label(self, n: int) -> str:
+        """A number that names something (a square, a die's faces), in the locale's digits, never grouped."""
+        return self.words.label(int(n))
+
+    def either(self, values: list[int]) -> str:
+        """Numbers (squares, rolls) in words: '3', '2 or 5', '1, 3 or 6'."""
+        named = [self.label(v) for v in values]
+        if len(named) == 1:
+            return named[0]
+        return self._("%(some)s or %(last)s", some=self.pgettext("list separator", ", ").join(named[:-1]),
+                      last=named[-1])
+
+    def chutes(self, board: BoardDefinition) -> str:
+        """What the board calls its chutes, in the plural: 'chutes', or 'snakes' on a snakes board."""
+        return self.pgettext("plural", "snakes") if board.chute_word == "snakes" else self.pgettext("plural", "chutes")
+
+    def chute(self, board: BoardDefinition) -> str:
+        """One of the board's chutes: 'chute' or 'snake'."""
+        return self.pgettext("singular", "snake") if board.chute_word == "snakes" else self.pgettext("singular",
+                                                                                                    "chute")
+
+    def jump_kind(self, board: BoardDefinition, kind: str) -> str:
+        """A jump's kind for a table cell, capitalised: 'Ladder', 'Chute' (or 'Snake')."""
+        if kind == "ladder":
+            return self.pgettext("table cell", "Ladder")
+        return self.pgettext("table cell", "Snake") if board.chute_word == "snakes" else self.pgettext("table cell",
+                                                                                                       "Chute")
+
+    def count_of(self, board: BoardDefinition, kind: str, n: int) -> str:
+        """How many ladders, chutes or snakes: '1 ladder', '10 chutes', '9 snakes'."""
+        if kind == "ladder":
+            return self.ngettext("%(n)s ladder", "%(n)s ladders", n)
+        if board.chute_word == "snakes":
+            return self.ngettext("%(n)s snake", "%(n)s snakes", n)
+        return self.ngettext("%(n)s chute", "%(n)s chutes", n)
+
+    def jump(self, board: BoardDefinition, kind: str, start: int, end: int) -> str:
+        """A jump for a table cell: 'Ladder 1 → 38', 'Snake 98 → 78'."""
+        return self._("%(kind)s %(start)s → %(end)s", kind=self.jump_kind(board, kind), start=self.label(start),
+                      end=self.label(end))
+
+    def scientific(self, value: float, places: int = 1) -> str:
+        """A float in scientific notation, its mantissa in the locale's decimal format: '3.2e-17' ('3,2e-17')."""
+        mantissa, _, exponent = f"{value:.{places}e}".partition("e")
+        return f"{self.words.decimal(mantissa)}e{exponent}"
 
     def filters(self) -> dict[str, Callable[..., Any]]:
         """The templates' filters in this language."""
@@ -155,7 +208,15 @@ class PageWords:
                 "certified": w.certified, "leading_digits": w.leading_digits,
                 "rules_in_words": self.rules_in_words, "rule_name": self.rule_name,
                 "overshoot_rule": self.overshoot_rule, "end_rule": self.end_rule, "start_square": self.start_square,
-                "plural": self.plural}
+                "label": self.label, "either": self.either, "scientific": self.scientific, "chutes": self.chutes,
+                "chute": self.chute, "jump": self.jump, "decimal": self.decimal,
+                "machine_decimal": self.machine_decimal, "count_of": self.count_of, "sentence": sentence}
+
+
+def sentence(text: str) -> str:
+    """Text made to start a sentence: its first letter a capital, the rest as it is (unlike Jinja's `capitalize`,
+    which lowercases the rest, a German noun's capital too)."""
+    return text[:1].upper() + text[1:]
 
 
 MARKDOWN_SPECIALS = "\\`*_{}[]|"

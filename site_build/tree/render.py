@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from babel import localedata
+from babel.dates import format_date
 from jinja2 import (
     Environment,
     FileSystemBytecodeCache,
@@ -215,7 +216,7 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
     _check_agreement(records)
     parts = parts or Fresh()
     parts.start()
-    pages, listed = board_pages(records)
+    pages, listed = board_pages(records, words)
     settings = (built, html_from_source, stills is not None, language.code, shared_root)
     listed_keys = [p.record.key for p in listed]
     every_key = [p.record.key for p in pages]
@@ -238,9 +239,11 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
         made["compare.md"] = _render(env, "compare.md.j2",
             **common, overlay=overlays["compare-length"], overlay_cumulative=overlays["compare-cumulative"],
             stills=sizes,
-            tables={"compare-length": overlay_table(curves, False, words._("Chance of each game length, per board")),
+            tables={"compare-length": overlay_table(curves, False, words._("Chance of each game length, per board"),
+                                                    words),
                     "compare-cumulative": overlay_table(curves, True,
-                                                        words._("Chance the game is over by each turn, per board"))})
+                                                        words._("Chance the game is over by each turn, per board"),
+                                                        words)})
         return made
 
     files.update(parts.part("compare", uses("compare.md.j2", listed_keys), compare))
@@ -294,16 +297,17 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
                                                  in_menu=page in listed, alive=alive, stills=sizes,
                                                  has_literature="literature.md" in files,
                                                  jump_colour_limit=figures.JUMP_COLOUR_LIMIT, calculator=calculator,
-                                                 tables=board_tables(page.record, page.experiments, list(charts)),
+                                                 tables=board_tables(page.record, page.experiments, list(charts),
+                                                                     words),
                                                  build_year=str(built.year),
-                                                 build_date=f"{built.day} {built:%B} {built.year}")
+                                                 build_date=format_date(built, "long", locale=language.code))
         made[page.json_file] = page.json_text
         made[page.fraction_file] = page.fraction_text
         if page.three_file and page.three_text:
             made[page.three_file] = page.three_text
         made[page.csv_file] = distribution_csv(page.record)
         made[page.squares_file] = squares_csv(page.record)
-        made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record),
+        made[page.share_file] = figures.share_image(page.record.results.board, headlines(page.record, words),
                                                     language=language.code, title=page.title)
         return made
 
