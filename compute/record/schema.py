@@ -384,9 +384,6 @@ class Strategy(_Model):
     both_maximise: Duel | None = Field(description="Both players maximise their own chance, each knowing where the "
                                                    "other is: the first mover's chance "
                                                    "(compute.solve.duel.both_maximise); null as against_box.")
-    duels_not_computed: str | None = Field(default=None, description="Never set now: against_box and "
-                                           "both_maximise are computed on every kind of board, a roll-again limit "
-                                           "included (kept while the board page's template still asks for it).")
     advice: str = Field(description="One plain sentence a player can use at the table, true on this board.")
 
 

@@ -129,7 +129,7 @@ class Words:
             return self.pgettext("times", "twice")
         return self.ngettext("%(count)s time", "%(count)s times", n, count=self.label(n))
 
-    def _dice(self, n: int) -> str:
+    def dice(self, n: int) -> str:
         """How many dice, in words: 'two', 'three', 'four' (a board has at most four)."""
         words = {2: self.pgettext("dice", "two"), 3: self.pgettext("dice", "three"),
                  4: self.pgettext("dice", "four")}
@@ -144,7 +144,7 @@ class Words:
         sentences = [self._("Each roll is one %(sides)s-sided die.", sides=sides) if dice == 1 else
                      self.ngettext("Each roll is %(count)s %(sides)s-sided die, added up.",
                                    "Each roll is %(count)s %(sides)s-sided dice, added up.", dice,
-                                   count=self._dice(dice), sides=sides)]
+                                   count=self.dice(dice), sides=sides)]
         if board.get("weights"):
             ratio = ":".join(self.label(w) for w in board["weights"])
             sentences.append(

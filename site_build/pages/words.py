@@ -103,7 +103,7 @@ class PageWords:
 
         parts = []
         if dice > 1:
-            parts.append(self.ngettext("%(n)s die", "%(n)s dice", dice))
+            parts.append(self.ngettext("%(dice)s die", "%(dice)s dice", dice, dice=self.words.dice(dice)))
         if board.weights:
             parts.append(_("weighted faces (%(ratio)s)", ratio=":".join(map(self.words.label, board.weights))))
         if board.overshoot != "stay":
