@@ -173,3 +173,16 @@ def test_a_bad_languages_setting_is_one_line_naming_the_file_and_the_key(tmp_pat
     assert out.returncode == 2 and not project.site_dir.exists() and not project.cache_dir.exists()
     [line] = out.stderr.strip().splitlines()
     assert line.startswith(f"chutes: error: {project.config_file}: plugins → chutes → {key}: {what}"), line
+
+
+@pytest.mark.parametrize(("plugins", "lang", "expected"), [
+    (["search", {"chutes": {}}], "en", ["search"]),
+    (["search", {"chutes": {}}], "ar", [{"search": {"lang": ["ar"]}}]),
+    ({"search": {"separator": "[\\s]+"}}, "hi", [{"search": {"lang": ["hi"], "separator": "[\\s]+"}}]),
+    ([{"search": {"lang": ["en", "ar"]}}], "ar", [{"search": {"lang": ["en", "ar"]}}]),
+])
+def test_search_is_in_the_language_of_the_build(tmp_path: Path, plugins, lang: str, expected) -> None:
+    """Each language's search index uses lunr's pipeline for it (Material names none for Arabic, whose words the
+    English pipeline trims away), unless the project sets the search plugin's `lang` itself."""
+    inputs = EngineInputs(tmp_path / "d", tmp_path / "t", tmp_path / "s", "http://h/", ["a.md"], language=lang)
+    assert engine_config({"site_name": "x", "plugins": plugins}, inputs, base=tmp_path)["plugins"] == expected
