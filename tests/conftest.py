@@ -168,6 +168,16 @@ def built_site(bundled_project, shared_tmp: Path, site_http: ThreadingHTTPServer
 
 
 @pytest.fixture(scope="session")
+def server(built_site: Path, site_http: ThreadingHTTPServer) -> Iterator[str]:
+    """The built site over HTTP on 127.0.0.1 (its sitemap naming this address: `helpers.SiteHandler`), for the
+    browser tests of every module."""
+    thread = threading.Thread(target=site_http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{site_http.server_address[1]}"
+    site_http.shutdown()
+
+
+@pytest.fixture(scope="session")
 def engine_sites(bundled_project, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
     """The reference site (ENGINE_BOARDS, with the guide, as this repository's own site has it) built with each
     engine from the same records (a warm cache: only the build stage and the engine run), once per worker, each

@@ -121,18 +121,22 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 class SiteHandler(QuietHandler):
     """Serves a site built for another address (`built_for`, another worker's server) as if built for this one:
-    its sitemap.xml names this server's pages (Material's instant navigation takes over only the links of the
-    sitemap under the page's own host and port); every other file as it is."""
+    each language's sitemap.xml names this server's pages (Material's instant navigation takes over only the links
+    of the sitemap under the page's own host and port), and so do the pages (a language's alternates, whose
+    sitemaps Material's selector reads, are absolute addresses); every other file as it is."""
 
     built_for = ""
 
     def do_GET(self) -> None:
-        if not self.path.split("?")[0].endswith("/sitemap.xml"):
-            return super().do_GET()
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        if not self.built_for or path.suffix not in (".xml", ".html") or not path.is_file():
+            return super().do_GET()  # a folder's address without its / is redirected
         here = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        body = (Path(self.directory) / "sitemap.xml").read_text().replace(self.built_for, here).encode()
+        body = path.read_text().replace(self.built_for, here).encode()
         self.send_response(200)
-        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Type", "application/xml" if path.suffix == ".xml" else "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)

@@ -31,15 +31,6 @@ ALL_RENDERED = ("() => { const charts = Array.from(document.querySelectorAll('.c
                 " return charts.every(e => e.dataset.rendered === 'done' && e.querySelector('svg.main-svg')); }")
 
 
-@pytest.fixture(scope="session")
-def server(built_site: Path, site_http: ThreadingHTTPServer) -> Iterator[str]:
-    """The built site over HTTP on 127.0.0.1 (its sitemap naming this address: `helpers.SiteHandler`)."""
-    thread = threading.Thread(target=site_http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{site_http.server_address[1]}"
-    site_http.shutdown()
-
-
 def _pages(site: Path) -> list[str]:
     return sorted("/" + p.relative_to(site).parent.as_posix().strip(".") + "/" if p.name == "index.html"
                   else "/" + p.relative_to(site).as_posix() for p in site.rglob("*.html"))

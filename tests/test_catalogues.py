@@ -23,8 +23,10 @@ from chutes.compute.record.catalogues import (
     problems,
     translations,
 )
+from chutes.site_build.pages.language import SITE
 
 TRANSLATED = languages()[1:]
+SITE_TRANSLATED = SITE.languages()[1:]
 KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
@@ -45,20 +47,25 @@ def test_the_template_holds_every_message_of_the_source() -> None:
     assert found == template, "run the extract command of the guide's Languages section"
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_catalogue_is_complete_with_the_english_placeholders(lang: str) -> None:
-    assert problems(catalogue(lang)) == []
-    messages = _read(catalogue(lang))
+EVERY = [pytest.param(catalogues.WORDING, lang, id=f"words-{lang}") for lang in TRANSLATED] + \
+        [pytest.param(SITE, lang, id=f"site-{lang}") for lang in SITE_TRANSLATED]
+"""Each catalogue of both folders: the wording's and the site's."""
+
+
+@pytest.mark.parametrize(("folder", "lang"), EVERY)
+def test_every_catalogue_is_complete_with_the_english_placeholders(folder: catalogues.Catalogues, lang: str) -> None:
+    assert folder.problems(folder.catalogue(lang)) == []
+    messages = _read(folder.catalogue(lang))
     assert not messages.fuzzy and all(not m.fuzzy for m in messages)
-    template = {(m.context, m.id) for m in _read(TEMPLATE) if m.id}
+    template = {(m.context, m.id) for m in _read(folder.template) if m.id}
     assert {(m.context, m.id) for m in messages if m.id} == template
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_plural_forms_follow_the_language_rule(lang: str) -> None:
+@pytest.mark.parametrize(("folder", "lang"), EVERY)
+def test_plural_forms_follow_the_language_rule(folder: catalogues.Catalogues, lang: str) -> None:
     """The Plural-Forms header is Babel's for the language, and each of its forms is one CLDR plural category for
     every count from 1 (gettext's Hindi rule, Babel's, counts 0 as plural where CLDR says singular)."""
-    messages = _read(catalogue(lang))
+    messages = _read(folder.catalogue(lang))
     assert messages.plural_forms == get_plural(lang).plural_forms
     rule, cldr = gettext.c2py(messages.plural_expr), Locale.parse(lang).plural_form
     categories: dict[int, set[str]] = {}
@@ -69,6 +76,27 @@ def test_plural_forms_follow_the_language_rule(lang: str) -> None:
         assert (rule(0), cldr(0), len(categories)) == (0, "zero", 5)
     else:
         assert len(categories) == messages.num_plurals
+    plural = [m for m in messages if isinstance(m.id, tuple)]
+    assert all(len(m.string) == messages.num_plurals for m in plural), "every plural message has every form"
+
+
+def test_the_site_is_translated_into_every_language_of_the_wording() -> None:
+    """The site's catalogues are the wording's languages': a page in a language says its sentences in it too."""
+    assert SITE.languages() == languages()
+
+
+def test_the_site_template_holds_every_message_of_the_templates_and_the_page_code() -> None:
+    """site.pot is what Babel's extraction (the site's babel.cfg, as scripts/catalogues.py runs it) finds in the
+    templates and the page code now: no message missing or stale."""
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with (SITE.folder / "babel.cfg").open() as f:
+        methods, options = parse_mapping_cfg(f)
+    root = SITE.folder.resolve().parents[2]  # the repository (the package links its folders)
+    found = {(context, message) for _, _, message, _, context in extract_from_dir(root, methods, options)}
+    template = {(m.context, m.id) for m in _read(SITE.template) if m.id}
+    assert found == template, "run python scripts/catalogues.py"
 
 
 def _broken(tmp_path, lang: str, change) -> object:

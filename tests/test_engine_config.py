@@ -147,3 +147,42 @@ def test_a_missing_engine_is_named_before_any_board_is_computed(tmp_path: Path, 
     with pytest.raises(SiteError, match=r"pip install 'chutes-exact\[zensical\]'"):
         pipeline.build_site(project, records, engine="zensical")
     assert not project.cache_dir.exists() and not project.site_dir.exists()
+
+
+@pytest.mark.parametrize(("setting", "key", "what"), [
+    ("languages: [en, xx]", "languages", "no catalogue for 'xx' (the languages with one: en"),
+    ("languages: [en, en]", "languages", "'en' is listed twice"),
+    ("languages: en", "languages", "expected a list of language codes such as [en, fr], got 'en'"),
+    ("languages: []", "languages", "expected a list of language codes such as [en, fr], got []"),
+    ("languages: {en: 1}", "languages", "expected a list of language codes such as [en, fr], got {'en': 1}"),
+    ("languages: [en]\n      translations: {de: {site_name: Rutschen}}", "translations → de",
+     "not one of the site's other languages (none)"),
+    ("languages: [en]\n      translations: [de]", "translations", "expected a mapping of language → "),
+])
+def test_a_bad_languages_setting_is_one_line_naming_the_file_and_the_key(tmp_path: Path, setting: str, key: str,
+                                                                         what: str) -> None:
+    """An unknown language, one listed twice, a setting that is not a list, a name for a language the site does
+    not publish: one line naming mkdocs.yml, the setting and what is wrong, before anything is computed or built."""
+    project = new_project(tmp_path / "p")
+    lines = [line for line in project.config_file.read_text().splitlines(keepends=True)
+             if not line.strip().startswith(("languages:", "translations:"))]
+    at = next(n for n, line in enumerate(lines) if line.strip().startswith("engine: mkdocs"))
+    lines.insert(at + 1, f"      {setting}\n")
+    project.config_file.write_text("".join(lines))
+    out = chutes("build", cwd=project.root)
+    assert out.returncode == 2 and not project.site_dir.exists() and not project.cache_dir.exists()
+    [line] = out.stderr.strip().splitlines()
+    assert line.startswith(f"chutes: error: {project.config_file}: plugins → chutes → {key}: {what}"), line
+
+
+@pytest.mark.parametrize(("plugins", "lang", "expected"), [
+    (["search", {"chutes": {}}], "en", ["search"]),
+    (["search", {"chutes": {}}], "ar", [{"search": {"lang": ["ar"]}}]),
+    ({"search": {"separator": "[\\s]+"}}, "hi", [{"search": {"lang": ["hi"], "separator": "[\\s]+"}}]),
+    ([{"search": {"lang": ["en", "ar"]}}], "ar", [{"search": {"lang": ["en", "ar"]}}]),
+])
+def test_search_is_in_the_language_of_the_build(tmp_path: Path, plugins, lang: str, expected) -> None:
+    """Each language's search index uses lunr's pipeline for it (Material names none for Arabic, whose words the
+    English pipeline trims away), unless the project sets the search plugin's `lang` itself."""
+    inputs = EngineInputs(tmp_path / "d", tmp_path / "t", tmp_path / "s", "http://h/", ["a.md"], language=lang)
+    assert engine_config({"site_name": "x", "plugins": plugins}, inputs, base=tmp_path)["plugins"] == expected

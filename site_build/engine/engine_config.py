@@ -272,7 +272,8 @@ def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> d
                                "missing": list(alt.missing)} for alt in inputs.alternates]
     if inputs.shared_root is not None:
         _shared_from(out, inputs.shared_root)
-    out["plugins"] = [entry for entry in plugin_entries(config) if _entry_name(entry) != PLUGIN]
+    out["plugins"] = [_searching_in(entry, inputs.language) for entry in plugin_entries(config)
+                      if _entry_name(entry) != PLUGIN]
     out["markdown_extensions"] = _with_raw_html_fence(config.get("markdown_extensions"))
     out.pop("hooks", None)
     return out
@@ -287,6 +288,20 @@ def _translate_palette(theme: dict[str, Any], names: dict[str, str]) -> None:
             {**entry, "toggle": {**entry["toggle"], "name": names.get(entry["toggle"].get("name"),
                                                                      entry["toggle"].get("name"))}}
             if isinstance(entry, dict) and isinstance(entry.get("toggle"), dict) else entry for entry in palette]
+
+
+SEARCH = ("search", "material/search")
+
+
+def _searching_in(entry: Any, code: str) -> Any:
+    """The search plugin's entry with its `lang` set to the build's language (other than English) unless the
+    project sets one: Material takes it from its own words for the language, which name none for Arabic, and lunr's
+    English pipeline then trims every Arabic word away."""
+    name = _entry_name(entry)
+    if name not in SEARCH or code == DEFAULT_LANGUAGE:
+        return entry
+    options = dict(entry[name] or {}) if isinstance(entry, dict) else {}
+    return {name: {"lang": [code], **options}}
 
 
 SHARED_ASSETS = ("assets/javascripts/", "assets/stylesheets/")
