@@ -51,7 +51,7 @@ from .engine.engine_config import (
 from .incremental import Files, Fresh, Parts, digest, stats
 from .pages.language import Language
 from .pages.stills import Stills
-from .pages.theme_words import palette_words, theme_words
+from .pages.theme_words import palette_words, permalink_title, theme_words
 from .project import BUNDLED_BOARDS, SITE_MARKER, Area, Project, ProjectError
 from .scaffold import SCAFFOLD
 from .tree.docs_tree import write_docs
@@ -179,7 +179,8 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
                               language=code, alternates=alternates, shared_root=None if first else root_path,
                               words=tuple(site_words(config, project.config_file, code).items()),
                               theme_words=tuple(theme_words(language).items()),
-                              palette_words=tuple(palette_words(language).items()))
+                              palette_words=tuple(palette_words(language).items()),
+                              permalink_title=permalink_title(language))
         config_changed = write_config(engine_config(config, inputs, own.root), own.config_file)
         staged.append(Staged(chosen, own.config_file, out, tuple(changed),
                              bool(theme_changed) or config_changed or not all_titled(nav),

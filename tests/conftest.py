@@ -23,7 +23,9 @@ from helpers import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     ENGINE_BOARDS,
+    ENGINE_LANGUAGES,
     ENGINE_SITES_GROUP,
+    REFERENCE_LANGUAGES,
     REPOSITORY,
     SITE_GROUP,
     QuietHandler,
@@ -133,7 +135,8 @@ def bundled_project(shared_tmp: Path):
     root = shared_tmp / "built"
     with FileLock(shared_tmp / "built.lock"):
         done = shared_tmp / "built-records.json"
-        project = Project.at(root) if done.exists() else new_project(root, BUNDLED, guide=True)
+        project = Project.at(root) if done.exists() else new_project(root, BUNDLED, guide=True,
+                                                                     languages=REFERENCE_LANGUAGES)
         if not done.exists():
             ours = REPOSITORY / ".cache" / "results"
             if ours.is_dir():
@@ -188,7 +191,8 @@ def engine_sites(bundled_project, tmp_path_factory: pytest.TempPathFactory) -> I
     computed, _ = bundled_project
     built, servers = {}, []
     for engine in ("mkdocs", "zensical"):
-        project = new_project(tmp_path_factory.mktemp(engine) / "p", ENGINE_BOARDS, guide=True)
+        project = new_project(tmp_path_factory.mktemp(engine) / "p", ENGINE_BOARDS, guide=True,
+                              languages=ENGINE_LANGUAGES)
         shutil.copytree(computed.cache_dir, project.cache_dir)
         httpd = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
         url = f"http://127.0.0.1:{httpd.server_address[1]}/"

@@ -65,11 +65,42 @@ SHARED_STILLS: list[Path] = []
 can keep theirs in one folder and draw each still once per run."""
 
 
-def new_project(root: Path, slugs: list[str] = ("tiny",), guide: bool = False, **paths: Path) -> Project:
+def in_languages(config: str, languages: list[str] | None) -> str:
+    """The repository's mkdocs.yml publishing `languages` (None: English alone, as a site that sets none), its
+    `translations` kept for those of them it publishes."""
+    out: list[str] = []
+    below: int | None = None  # lines indented deeper than this are part of what is left out
+    in_translations = False
+    for line in config.splitlines(keepends=True):
+        indent, stripped = len(line) - len(line.lstrip()), line.strip()
+        if below is not None and stripped and indent > below:
+            continue
+        below = None
+        if stripped and not stripped.startswith("#") and indent <= 6:
+            in_translations = False
+        if stripped.startswith("languages:"):
+            if languages:
+                out.append(f"{line[:indent]}languages: [{', '.join(languages)}]\n")
+            continue
+        if stripped.startswith("translations:"):
+            in_translations = bool(languages)
+            if not languages:
+                below = indent
+                continue
+        elif in_translations and stripped.endswith(":") and stripped[:-1] not in languages:
+            below = indent
+            continue
+        out.append(line)
+    return "".join(out)
+
+
+def new_project(root: Path, slugs: list[str] = ("tiny",), guide: bool = False, languages: list[str] | None = None,
+                **paths: Path) -> Project:
     """A site project in `root`: the repository's mkdocs.yml and copies of some bundled boards (its kept stills
     in the run's shared folder). With `guide`, the reference site's guide too (its `guide: true` setting, a link to
     the repository's guide/ and a copy of benchmarks/results.md); without, the setting is left out, as `chutes new`
-    leaves it out."""
+    leaves it out. It publishes `languages` (default: English alone, so that a test builds one language unless it
+    asks for more)."""
     (root / "site_src" / "boards").mkdir(parents=True, exist_ok=True)
     if SHARED_STILLS:
         (root / ".cache").mkdir(exist_ok=True)
@@ -81,7 +112,7 @@ def new_project(root: Path, slugs: list[str] = ("tiny",), guide: bool = False, *
         shutil.copy(REPOSITORY / "benchmarks" / "results.md", root / "benchmarks" / "results.md")
     else:
         config = "".join(line for line in config.splitlines(keepends=True) if not line.strip().startswith("guide:"))
-    (root / "mkdocs.yml").write_text(config)
+    (root / "mkdocs.yml").write_text(in_languages(config, languages))
     for slug in slugs:
         shutil.copy(board_file(slug), root / "site_src" / "boards" / f"{slug}.toml")
     return Project.at(root, **paths)
@@ -154,6 +185,13 @@ worker that runs them builds the site, while the other runs tests that need no s
 with such tests would both wait for its build)."""
 
 
+REFERENCE_LANGUAGES = [line.split("[", 1)[1].split("]", 1)[0].replace(" ", "").split(",")
+                       for line in (REPOSITORY / "mkdocs.yml").read_text().splitlines()
+                       if line.strip().startswith("languages:")][0]
+"""The languages the reference site publishes (its mkdocs.yml), which the whole bundled site is built in."""
+ENGINE_LANGUAGES = ["en", "ar"]
+"""The languages of the sites built with each engine (`engine_sites`): the first at the root and one written right
+to left in its folder, so that both engines are seen publishing another language."""
 ENGINE_BOARDS = ["classic", "classic-six-to-enter", "tiny"]
 """The boards of the sites built with each engine (`engine_sites`): a board of each kind of page (plain rules,
 house rules, kept out of the menus), so every template and page of the site, built twice in seconds rather than

@@ -207,7 +207,8 @@ def check_advice(c: TurnChain, res: Results) -> str:
     """A board with a choice: the sentence for the table is true. Its numbers are worked out here from turn chains
     (the board played best is `c`; never flipping is the board without the coin; a simple rule, the board played
     with its flips), not from the record's strategies; the best play is no worse than any of them."""
-    from chutes.compute.record.results import SIMPLE_RULES, penalty_words
+    from chutes.compute.record.results import SIMPLE_RULES
+    from chutes.compute.record.words import ENGLISH
     from chutes.compute.solve.strategy import STRATEGIES, best_play
 
     strategy = res.strategy
@@ -243,10 +244,12 @@ def check_advice(c: TurnChain, res: Results) -> str:
         return advice
     words, value, before, after = m.groups()
     if board.roll_again_limit is not None:  # the rule holds at every roll but the penalty, which is not moved
-        suffix = f" ({penalty_words(board.roll_again_limit, board.roll_again_on)}, coin or not)"
+        suffix = f" ({ENGLISH.unmoved(board.roll_again_limit, board.roll_again_on)}, coin or not)"
         assert words.endswith(suffix), advice
         words = words.removesuffix(suffix)
-    keys = dict(SIMPLE_RULES)[words]
+    assert strategy.simple_rule is not None
+    assert words == ENGLISH.rule_words(strategy.simple_rule.rule, board.chute_word), advice
+    keys = dict(SIMPLE_RULES)[strategy.simple_rule.rule]
     options = best_play(board.played(())).options
     named = {key: flips for key, _, flips in STRATEGIES}
     flips = set().union(*(named[k](options) for k in keys))

@@ -24,12 +24,12 @@ from chutes.site_build.checks import SiteError, broken_links, outside_references
 from chutes.site_build.pages import board_page, downloads, figures
 from chutes.site_build.pages.tables import board_tables
 from chutes.site_build.pages.words import PageWords, plain
+from chutes.site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
+from chutes.site_build.tree import docs_tree, render
 
 ENGLISH = PageWords()
 games, per_thousand, percent = ENGLISH.words.games, ENGLISH.words.per_thousand, ENGLISH.words.percent
 rounded = ENGLISH.rounded
-from chutes.site_build.project import DEFAULT_SITE_SRC, DEFAULT_TEMPLATES
-from chutes.site_build.tree import docs_tree, render
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -15,6 +15,7 @@ from ..numbers import bracket, decimal_string, exact_json, fraction_json
 from ..solve.chain import TurnChain
 from ..solve.exact import bounds_after
 from ..solve.jumps import jump_usage, shortest_game
+from .words import ENGLISH
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -87,16 +88,10 @@ def solve(chain: TurnChain) -> dict[str, Any]:
     }
 
 
-def _tenths(x: Fraction) -> str:
-    """x rounded to one decimal, exactly (half to even)."""
-    return f"{float(round(x, 1)):.1f}"
-
-
-SIMPLE_RULES = (("the roll would land on the head of a chute", ("chute_heads",)),
-                ("a square next to where the roll lands is the foot of a ladder", ("ladder_neighbours",)),
-                ("the roll would land on the head of a chute or next to the foot of a ladder",
-                 ("chute_heads", "ladder_neighbours")))
-"""Rules a player can follow at the table, in words, each the flips of the named strategies together."""
+SIMPLE_RULES = (("chute_heads", ("chute_heads",)), ("ladder_neighbours", ("ladder_neighbours",)),
+                ("both", ("chute_heads", "ladder_neighbours")))
+"""Rules a player can follow at the table (`words.Words.advice` says them), each the flips of the named strategies
+together."""
 
 
 def snakes(words: str, chute_word: str) -> str:
@@ -123,23 +118,16 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
     rows = compared(play)
     named = {key: flips(play.options) for key, _, flips in STRATEGIES}
     simple = []
-    for words, keys in ((snakes(words, board.chute_word), keys) for words, keys in SIMPLE_RULES):
+    for order, (rule, keys) in enumerate(SIMPLE_RULES):
         W = evaluate(play.options, set().union(*(named[k] for k in keys)), board.start)
         if W is not None:
-            simple.append((1 + W[board.start], words))
+            simple.append((1 + W[board.start], order, rule))
     never = next(value for key, _, value in rows if key == "never")
     assert never is not None, "the box rules' game ends (the board was validated)"
-    limit = board.roll_again_limit
-    penalty = "" if limit is None else f" ({penalty_words(limit, board.roll_again_on)}, coin or not)"
-    if not play.flips:
-        advice = f"Flipping never helps on this board: never flip (the average game takes {_tenths(best)} turns)."
-    elif simple and min(simple)[0] < never:
-        value, words = min(simple)
-        advice = (f"Flip when {words}{penalty}: the average game then takes {_tenths(value)} turns instead of "
-                  f"{_tenths(never)}; the best play, drawn on the board, takes {_tenths(best)}.")
-    else:
-        advice = (f"No simple rule beats never flipping here ({_tenths(never)} turns on average); the best play, "
-                  f"drawn on the board, takes {_tenths(best)}.")
+    simple_rule = None
+    if play.flips and simple and min(simple)[0] < never:
+        value, _, rule = min(simple)
+        simple_rule = {"rule": rule, "expected_turns": exact_json(value)}
     if isinstance(play.options, TurnOptions):
         chosen = set(play.flips)
         first = sorted({(q, r) for q, r, k, _ in play.flips if k == 0})
@@ -153,7 +141,7 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
         parts = {}
     parts["against_box"] = _certified(duel.best_against_box, play.options, play.flips)  # the one-player best play:
     parts["both_maximise"] = _certified(duel.both_maximise, play.options, play.flips)  # the duels' first proposal
-    return {
+    found: dict[str, Any] = {
         "flips": [list(f) for f in first],
         "ties": [list(t) for t in ties],
         "rounds": play.rounds,
@@ -164,20 +152,11 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
         "both_best": exact_json(chain.first_player_wins),
         "both_best_second": exact_json(1 - chain.first_player_wins),
         **parts,
-        "advice": advice,
+        "simple_rule": simple_rule,
     }
-
-
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-"""The (L+1)-th roll under a roll-again limit L, in words (above the tenth: "11th" and so on)."""
-
-
-def penalty_words(limit: int, again: int | None) -> str:
-    """Which roll of `roll_again_on` a roll-again limit refuses to move: "a third 6 in one turn is not moved" (a
-    limit of 0: "a 6 is never moved")."""
-    if limit == 0:
-        return f"a {again} is never moved"
-    return f"a {_ORDINALS[limit] if limit < len(_ORDINALS) else f'{limit + 1}th'} {again} in one turn is not moved"
+    found["advice"] = ENGLISH.advice(found, {"chute_word": board.chute_word, "roll_again_limit": board.roll_again_limit,
+                                             "roll_again_on": board.roll_again_on})
+    return found
 
 
 def _certified(game: Callable[[Options | TurnOptions, Flips], Duel], options: Options | TurnOptions,

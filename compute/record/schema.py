@@ -360,6 +360,15 @@ class LaterChoice(_Model):
     flip: bool = Field(description="Whether the best play flips here (the first roll's rule says the opposite).")
 
 
+class SimpleRule(_Model):
+    """A rule a player can follow at the table (compute.record.results.SIMPLE_RULES) and its exact expected turns."""
+
+    rule: Literal["chute_heads", "ladder_neighbours", "both"] = Field(description="Flip when the roll would land on "
+        "the head of a chute (`chute_heads`), when a square next to where it lands is the foot of a ladder "
+        "(`ladder_neighbours`), or either (`both`).")
+    expected_turns: Exact = Field(description="The average game's turns for a player who follows it, exactly.")
+
+
 class Strategy(_Model):
     """The best play when the rules give a choice, proven optimal (compute.record.results.strategy_json)."""
 
@@ -384,7 +393,11 @@ class Strategy(_Model):
     both_maximise: Duel | None = Field(description="Both players maximise their own chance, each knowing where the "
                                                    "other is: the first mover's chance "
                                                    "(compute.solve.duel.both_maximise); null as against_box.")
-    advice: str = Field(description="One plain sentence a player can use at the table, true on this board.")
+    simple_rule: SimpleRule | None = Field(default=None, description="The best of the rules a player can follow "
+                                           "at the table, where one beats never flipping (null: none does, or "
+                                           "flipping never helps).")
+    advice: str = Field(description="One plain sentence a player can use at the table, true on this board, in "
+                                    "English (compute.record.words.Words.advice says it in any language).")
 
 
 class Results(_Model):
@@ -613,10 +626,17 @@ class Calculator(_Model):
 
 
 class Skipped(_Model):
-    """A result left out, and why."""
+    """A result left out, and why: in English words (`reason`), and as what the words say (`why` and its numbers),
+    for `words.Words.skipped` to say in any language."""
 
     reason: str = Field(alias="skipped")
-    """Why the part is left out, in words."""
+    """Why the part is left out, in English words."""
+    why: Literal["house_rules", "squares", "seconds"] = "house_rules"
+    """The kind of reason: house rules (the part is for boards without them), the board's size, the time it takes."""
+    limit: int | None = None
+    """With `why` "squares": the most squares the part is computed for; with "seconds": the site's budget."""
+    seconds: int | None = None
+    """With `why` "seconds": about how long the part would take."""
 
 
 def _computed_or_skipped(part: Any) -> str:

@@ -17,10 +17,11 @@ import copy
 import functools
 from collections.abc import Iterable, Mapping
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localcontext
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .catalogues import SOURCE, translations
-from .schema import Bracket, Exact, FirstPlayer, GameLength, Results
+from .schema import Bracket, Exact, FirstPlayer, GameLength, Results, Skipped
 
 if TYPE_CHECKING:
     from babel.core import Locale
@@ -401,6 +402,84 @@ class Words:
         lines.append("  " + self._("Expected rounds until someone wins: %(rounds)s",
                                    rounds=self.decimal(result["expected_rounds"]["decimal"][:20])))
         return "\n".join(lines)
+
+    # --- a part left out ---------------------------------------------------------------------------------------
+
+    def skipped(self, part: Skipped) -> str:
+        """Why a part of the record is left out, in words (its `why` and numbers, never its English text)."""
+        if part.why == "squares":
+            return self._("computed for the site on boards of up to %(squares)s squares",
+                          squares=self.count(part.limit or 0))
+        if part.why == "seconds":
+            return self._("left out: it would take about %(seconds)s s, more than the %(budget)s s this site allows "
+                          "one board", seconds=self.count(part.seconds or 0), budget=self.count(part.limit or 0))
+        return self._("computed for boards without house rules (a roll to enter, several dice, weighted faces, a "
+                      "roll-again limit or a choice)")
+
+    def skip(self, why: str, limit: int | None = None, seconds: int | None = None) -> Skipped:
+        """A part left out for a reason (`Skipped`), its English words said by `skipped`."""
+        part = Skipped.model_validate({"skipped": "", "why": why, "limit": limit, "seconds": seconds})
+        return part.model_copy(update={"reason": self.skipped(part)})
+
+    # --- the best play's advice, when the rules give a choice ------------------------------------------------
+
+    def strategy_label(self, key: str, chute_word: str = "chutes") -> str:
+        """A named strategy's description (compute.solve.strategy.STRATEGIES' keys, and "best")."""
+        snakes = chute_word == "snakes"
+        labels = {"never": self._("Never flip (the box rules)"), "always": self._("Always flip"),
+                  "chute_heads": self._("Flip when the roll would land on the head of a snake") if snakes else
+                  self._("Flip when the roll would land on the head of a chute"),
+                  "ladder_neighbours": self._("Flip when a neighbour of the square the roll reaches is the foot of a "
+                                              "ladder"),
+                  "best": self._("The best play")}
+        return labels[key]
+
+    def rule_words(self, rule: str, chute_word: str) -> str:
+        """A rule a player can follow at the table (compute.record.results.SIMPLE_RULES' names), as the end of
+        "Flip when ..."."""
+        if chute_word == "snakes":
+            rules = {"chute_heads": self._("the roll would land on the head of a snake"),
+                     "both": self._("the roll would land on the head of a snake or next to the foot of a ladder")}
+        else:
+            rules = {"chute_heads": self._("the roll would land on the head of a chute"),
+                     "both": self._("the roll would land on the head of a chute or next to the foot of a ladder")}
+        rules["ladder_neighbours"] = self._("a square next to where the roll lands is the foot of a ladder")
+        return rules[rule]
+
+    def _tenths(self, x: Mapping[str, str]) -> str:
+        """An exact value (its numerator and denominator) rounded to one decimal, exactly (half to even)."""
+        value = round(Fraction(int(x["numerator"]), int(x["denominator"])), 1)
+        return self.decimal((Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.1")))
+
+    def unmoved(self, limit: int, again: int) -> str:
+        """Which roll of `roll_again_on` a roll-again limit refuses to move."""
+        if limit == 0:
+            return self._("%(a_roll)s is never moved", a_roll=self._a(again))
+        return self._("a %(nth)s %(roll)s in one turn is not moved", nth=self.ordinal(limit + 1),
+                      roll=self.label(again))
+
+    def advice(self, strategy: Mapping[str, Any], board: Mapping[str, Any]) -> str:
+        """The best simple rule in one sentence a player can use at the table, true on this board (the record's
+        strategy, as JSON: its named strategies' exact expected turns and its `simple_rule`)."""
+        rows = {row["key"]: row["expected_turns"] for row in strategy["strategies"]}
+        best, never = self._tenths(rows["best"]), self._tenths(rows["never"])
+        if not strategy["flips"] and not strategy.get("later"):
+            return self._("Flipping never helps on this board: never flip (the average game takes %(turns)s turns).",
+                          turns=best)
+        simple = strategy.get("simple_rule")
+        if not simple:
+            return self._("No simple rule beats never flipping here (%(never)s turns on average); the best play, "
+                          "drawn on the board, takes %(best)s.", never=never, best=best)
+        rule, turns = self.rule_words(simple["rule"], board.get("chute_word", "chutes")), \
+            self._tenths(simple["expected_turns"])
+        if board.get("roll_again_limit") is None:
+            return self._("Flip when %(rule)s: the average game then takes %(turns)s turns instead of %(never)s; "
+                          "the best play, drawn on the board, takes %(best)s.", rule=rule, turns=turns, never=never,
+                          best=best)
+        return self._("Flip when %(rule)s (%(unmoved)s, coin or not): the average game then takes %(turns)s turns "
+                      "instead of %(never)s; the best play, drawn on the board, takes %(best)s.", rule=rule,
+                      unmoved=self.unmoved(board["roll_again_limit"], board["roll_again_on"]), turns=turns,
+                      never=never, best=best)
 
     def solved_in(self, seconds: float) -> str:
         """How long `chutes solve` took: '(solved in 0.12 s)'."""

@@ -222,6 +222,8 @@ class EngineInputs:
     """The site's name and description in this language (`site_words`), where the project gives them."""
     theme_words: tuple[tuple[str, str], ...] = ()
     """What the theme's own template says, in this language (`extra.chutes.words`: `pages.theme_words`)."""
+    permalink_title: str = "Permanent link"
+    """The title of a heading's permanent link in this language (`pages.theme_words.permalink_title`)."""
     palette_words: tuple[tuple[str, str], ...] = ()
     """The palette toggles' names in this language, by their English name (`pages.theme_words.palette_words`)."""
 
@@ -249,6 +251,17 @@ def _with_raw_html_fence(extensions: Any) -> list[Any]:
     return [*entries, {SUPERFENCES: {"custom_fences": [fence]}}]
 
 
+def _with_permalink_title(entries: list[Any], title: str) -> list[Any]:
+    """The `toc` extension's permanent links titled in the build's language, unless the project titles them."""
+    out = []
+    for entry in entries:
+        if _entry_name(entry) == "toc" and isinstance(entry, dict) and isinstance(entry["toc"], dict) \
+                and entry["toc"].get("permalink") and "permalink_title" not in entry["toc"]:
+            entry = {"toc": {**entry["toc"], "permalink_title": title}}
+        out.append(entry)
+    return out
+
+
 def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> dict[str, Any]:
     """The project's configuration completed for the engine, to be written into the folder `base` (the
     `chutes` plugin left out, the fence of the templates' raw HTML added)."""
@@ -274,7 +287,8 @@ def engine_config(config: dict[str, Any], inputs: EngineInputs, base: Path) -> d
         _shared_from(out, inputs.shared_root)
     out["plugins"] = [_searching_in(entry, inputs.language) for entry in plugin_entries(config)
                       if _entry_name(entry) != PLUGIN]
-    out["markdown_extensions"] = _with_raw_html_fence(config.get("markdown_extensions"))
+    out["markdown_extensions"] = _with_permalink_title(_with_raw_html_fence(config.get("markdown_extensions")),
+                                                       inputs.permalink_title)
     out.pop("hooks", None)
     return out
 

@@ -161,10 +161,17 @@ class BoardPage:
         strategy = self.record.results.strategy
         if strategy is None:
             return []
-        w = self.words
-        return [(row.label,
+        w, chute_word = self.words, self.record.results.board.chute_word
+        return [(w.words.strategy_label(row.key, chute_word),
                  w._("never ends") if row.expected_turns is None else w.rounded(row.expected_turns.decimal, 2),
                  "—" if row.loss is None else w.rounded(row.loss.decimal, 2)) for row in strategy.strategies]
+
+    @property
+    def advice(self) -> str:
+        """With a choice: the best simple rule in one sentence, in the page's language (`Words.advice`)."""
+        strategy, board = self.record.results.strategy, self.record.results.board
+        assert strategy is not None, "a board with a choice"
+        return self.words.words.advice(strategy.model_dump(mode="json"), board.model_dump(mode="json"))
 
     @property
     def flip_squares(self) -> int:

@@ -14,6 +14,11 @@ def palette_words(language: Language) -> dict[str, str]:
             "Switch to system preference": _("Switch to system preference")}
 
 
+def permalink_title(language: Language) -> str:
+    """The title of a heading's permanent link (the `toc` extension's `permalink_title`) in `language`."""
+    return language._("Permanent link")
+
+
 def theme_words(language: Language) -> dict[str, str]:
     """The theme's words in `language`: a board page's citation block (`citation` has {title}, {site}, {version}
     and {date}, which the theme fills in, the site's name as a cited work; `note` is its BibTeX entry's note, with

@@ -206,7 +206,7 @@ class PageWords:
                 "share_of_games": w.share_of_games, "digit_groups": self.digit_groups, "games": w.games,
                 "share": w.share, "typical_game": w.typical_game, "bounds_sentence": w.bounds_sentence,
                 "certified": w.certified, "leading_digits": w.leading_digits,
-                "rules_in_words": self.rules_in_words, "rule_name": self.rule_name,
+                "rules_in_words": self.rules_in_words, "reason": w.skipped, "rule_name": self.rule_name,
                 "overshoot_rule": self.overshoot_rule, "end_rule": self.end_rule, "start_square": self.start_square,
                 "label": self.label, "either": self.either, "scientific": self.scientific, "chutes": self.chutes,
                 "chute": self.chute, "jump": self.jump, "decimal": self.decimal,

@@ -100,7 +100,8 @@ def _source_files(sources: list[Path], language: Language) -> Files:
 
 
 def _skipped(part: object) -> bool:
-    """The templates' test `part is skipped`: a part the record leaves out, saying why (`Skipped.reason`)."""
+    """The templates' test `part is skipped`: a part the record leaves out (`Skipped`; the filter `reason` says
+    why in the page's language)."""
     return isinstance(part, Skipped)
 
 
