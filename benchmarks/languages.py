@@ -36,7 +36,7 @@ BEGIN, END = "<!-- languages.py: begin -->", "<!-- languages.py: end -->"
 LANGUAGES = ("en", "es", "fr", "de", "hi", "ar")
 BUDGET_RATIO = 3.0
 UNCHANGED_SECONDS = 2.0
-PAGES = re.compile(r"writing the pages: done in ([\d.]+) s")
+PAGES = re.compile(r"writing the pages[^:]*: done in ([\d.]+) s")
 ENGINE = re.compile(r"building the site with [^:]*: done in ([\d.]+) s")
 KINDS = ("stills cold", "stills warm", "unchanged")
 
