@@ -4,6 +4,7 @@ site's and the wording's French catalogues (`chutes build` names the languages i
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from helpers import chutes, new_project
 
 from chutes.cli.site import compute_stage
 from chutes.site_build import pipeline
+from chutes.site_build.engine.engine_config import EngineInputs, engine_config
 from chutes.site_build.project import Project
 
 
@@ -38,6 +40,23 @@ def test_side_by_side_the_site_is_the_one_built_one_language_after_the_other(
     assert sites["side-by-side"].keys() == sites["apart"].keys()
     differ = [rel for rel in sites["apart"] if sites["apart"][rel] != sites["side-by-side"][rel]]
     assert differ == [], differ
+    for rel in ("search/search_index.json", "fr/search/search_index.json"):  # compact UTF-8, not \\u escapes
+        index = sites["apart"][rel].decode("utf-8")
+        assert "\\u" not in index and ", " not in index[:200] and json.loads(index)["docs"], rel
+    assert max(sites["apart"]["fr/search/search_index.json"]) > 127, "the French words as UTF-8"
+
+
+def test_a_hindi_search_loads_no_thai_word_segmenter(tmp_path: Path) -> None:
+    """Hindi's search is configured as English's (split at spaces): Material would load wordcut.js, 0.68 MB,
+    on every first visit of a Hindi page; a project's own search language is kept."""
+    inputs = {"docs_dir": tmp_path / "docs", "theme_dir": tmp_path / "theme", "site_dir": tmp_path / "site",
+              "site_url": "http://127.0.0.1:8000/", "nav": []}
+    config = {"site_name": "x", "plugins": ["search", {"chutes": {}}]}
+    hindi = engine_config(config, EngineInputs(**inputs, language="hi"), tmp_path)
+    assert hindi["plugins"] == [{"search": {"lang": "en"}}]
+    assert engine_config(config, EngineInputs(**inputs, language="fr"), tmp_path)["plugins"] == ["search"]
+    own = [{"search": {"lang": "hi"}}]
+    assert engine_config({**config, "plugins": own}, EngineInputs(**inputs, language="hi"), tmp_path)["plugins"] == own
 
 
 def test_a_broken_template_in_another_language_is_one_line_and_the_site_stays(tmp_path: Path) -> None:
