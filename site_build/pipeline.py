@@ -16,6 +16,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -23,12 +24,16 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
+from functools import partial
 from importlib import metadata
 from importlib.resources import files as package_files
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from filelock import FileLock
@@ -131,10 +136,11 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
     pages (with the generator's guide, in the first language only, where the project's mkdocs.yml asks for it,
     `site_build.guide`), the theme overrides and the configuration (touching only files whose content changed,
     so a live preview reloads once per edit). The first language's site goes to `site_dir` and each other's to
-    its folder in it (`site_dir/fr`), or to its area's own `site/` for an engine that writes only inside its
-    configuration's folder; each language but the first has its area in `area`'s `languages/` folder. With
-    `parts` (a preview's, kept between calls: one per language), only the pages whose inputs changed are made
-    again. One `Staged` per language, the first language's first."""
+    its area's own `site/` (each language but the first has its area in `area`'s `languages/` folder), to be
+    moved into its folder of the first's (`site_dir/fr`) once built: the engines of the languages can then run at
+    once. With `parts` (a preview's, kept between calls: one per language), only the pages whose inputs changed
+    are made again, in this process; without, the languages' pages are made side by side (`in_parallel`). One
+    `Staged` per language, the first language's first."""
     config = read_config(project.config_file)
     chosen = engine or engine_setting(config, project.config_file)
     codes = languages_setting(config, project.config_file)
@@ -142,10 +148,11 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
     theme_changed = write_docs(dict(theme_files(project, config)), area.theme_dir)
     root_path = urlsplit(site_url).path or "/"
     named = {code: Language(code).name for code in codes}
-    trees: dict[str, tuple[Area, dict, tuple[str, list[str]] | None]] = {}
-    for code in codes:
+    owns = {code: area if code == codes[0] else Area(area.root / "languages" / code) for code in codes}
+
+    def tree(code: str) -> _Tree:
+        """One language's docs tree, written: its navigation, pages, changed files and sources."""
         first = code == codes[0]
-        own = area if first else Area(area.root / "languages" / code)
         part = None if parts is None else parts.setdefault(code, Parts())
         files = render_pages(records, project.templates_dirs, project.site_src_dirs, build_date(project.root), kept,
                              engines.html_links_from_source(chosen), part, Language(code), shared_root=root_path,
@@ -157,37 +164,85 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
             files.update((part or Fresh()).part("guide", lambda: [guide_inputs(project)],
                                                 lambda: {**guide_pages(project)}))
             guide = (TAB, guide_nav())
-        trees[code] = (own, files, guide)
-    directory_urls = bool(config.get("use_directory_urls", True))
-    pages = {code: {page_url(rel, directory_urls) for rel in files if rel.endswith(".md")}
-             for code, (_, files, _) in trees.items()}
+        changed = write_docs(files, owns[code].docs_dir)
+        nav = site_nav(records, files, guide, own_nav(config.get("nav"), files, str(project.config_file)),
+                       Language(code))
+        return _Tree(nav, guide is not None, frozenset(page_url(rel, bool(config.get("use_directory_urls", True)))
+                                                       for rel in files if rel.endswith(".md")),
+                     tuple(changed), _source_names(project, files), frozenset(kept.used))
+
+    trees = dict(zip(codes, [tree(code) for code in codes] if parts is not None else in_parallel(tree, codes)))
     staged = []
-    for code, (own, files, guide) in trees.items():
+    for code, made in trees.items():
         first = code == codes[0]
-        changed = write_docs(files, own.docs_dir)
-        out = site_dir if first else site_dir / code
-        out = out if engines.writes_anywhere(chosen) else own.site_dir
-        language = Language(code)
-        nav = site_nav(records, files, guide, own_nav(config.get("nav"), files, str(project.config_file)), language)
+        own = owns[code]
+        out = site_dir if first and engines.writes_anywhere(chosen) else own.site_dir
         up = "" if first else "../"
         folders = {other: "" if other == codes[0] else f"{other}/" for other in codes}
         alternates = tuple(Alternate(other, named[other], site_url + folders[other], up + folders[other],
-                                     tuple(sorted(pages[code] - pages[other]))) for other in codes) \
+                                     tuple(sorted(made.pages - trees[other].pages))) for other in codes) \
             if len(codes) > 1 else ()
         inputs = EngineInputs(docs_dir=own.docs_dir, theme_dir=area.theme_dir, site_dir=out,
-                              site_url=site_url if first else f"{site_url}{code}/", nav=nav, tabs=guide is not None,
+                              site_url=site_url if first else f"{site_url}{code}/", nav=made.nav, tabs=made.tabs,
                               language=code, alternates=alternates, shared_root=None if first else root_path,
                               words=tuple(site_words(config, project.config_file, code).items()),
-                              theme_words=tuple(theme_words(language).items()),
-                              palette_words=tuple(palette_words(language).items()),
-                              permalink_title=permalink_title(language))
+                              theme_words=tuple(theme_words(Language(code)).items()),
+                              palette_words=tuple(palette_words(Language(code)).items()),
+                              permalink_title=permalink_title(Language(code)))
         config_changed = write_config(engine_config(config, inputs, own.root), own.config_file)
-        staged.append(Staged(chosen, own.config_file, out, tuple(changed),
-                             bool(theme_changed) or config_changed or not all_titled(nav),
-                             _source_names(project, files), code))
-    kept.sweep()
+        staged.append(Staged(chosen, own.config_file, out, made.changed,
+                             bool(theme_changed) or config_changed or not all_titled(made.nav), made.sources, code))
+        kept.used |= made.stills
+    kept.sweep()  # after every language: none sweeps the stills another just used
     _remove_other_languages(area, codes[1:])
     return staged
+
+
+@dataclass(frozen=True)
+class _Tree:
+    """What writing one language's docs tree gives the rest of `stage` (small: it may come from another process)."""
+
+    nav: list[Any]
+    tabs: bool
+    pages: frozenset[str]
+    """Its pages' addresses (`page_url`)."""
+    changed: tuple[str, ...]
+    sources: tuple[tuple[str, str], ...]
+    stills: frozenset[str]
+    """The kept stills its pages used (`Stills.used`), so that the sweep keeps them."""
+
+
+_JOB: list[Any] = []
+"""The work `in_parallel` shares with the processes it forks (inherited, never pickled: the records are large)."""
+
+
+def _run_job(index: int) -> Any:
+    work, items = _JOB
+    return work(items[index])
+
+
+def workers(count: int) -> int:
+    """How many processes to run `count` independent jobs on: one per core this process may use, at most `count`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cores, count))
+
+
+def in_parallel(work: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    """`work` on each item, in processes forked from this one (which already holds what they read: the records),
+    one per core (`workers`); the results in the order of `items`. The first item (in that order) whose work
+    raised raises its exception here, as it would have serially (a SiteError, ProjectError or BoardError keeps its
+    one-line message). With one core, one item, or no `fork` on this system: here, one after the other."""
+    if workers(len(items)) == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [work(item) for item in items]
+    _JOB[:] = [work, items]
+    try:
+        with ProcessPoolExecutor(workers(len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_run_job, n) for n in range(len(items))]
+            return [future.result() for future in futures]
+    except BrokenProcessPool:
+        raise SiteError("site not published: a build process stopped unexpectedly (out of memory?)") from None
+    finally:
+        _JOB.clear()
 
 
 def page_url(rel: str, directory_urls: bool = True) -> str:
@@ -392,16 +447,17 @@ def _publish(project: Project, records: list[BoardRecord], url: str, engine: str
         staging = Path(tempfile.mkdtemp(prefix=_leftover_name(site_dir, "new-"), dir=site_dir.parent))
     except OSError as exc:
         raise ProjectError(f"--site-dir {site_dir}: cannot write beside it ({exc.strerror})") from None
+    languages = languages_setting(read_config(project.config_file), project.config_file)
     try:
         (staging / SITE_MARKER).write_text(MARKER_TEXT)
-        with phase("writing the pages"):
+        with phase("writing the pages" if len(languages) == 1 else f"writing the pages in {len(languages)} languages"):
             every = stage(project, records, project.build_area, staging, url, engine)
         problems: list[str] = []
-        theme_dirs: list[Path] = []
-        for staged in every:  # the first language first: an engine empties its site folder before it writes
-            label = "" if len(every) == 1 else f" ({Language(staged.language).name})"
-            with phase(f"building the site with {engines.LABELS[staged.engine]}{label}"):
-                theme_dirs = engines.build(staged.engine, staged.config_file)
+        names = "" if len(every) == 1 else f" ({', '.join(Language(s.language).name for s in every)})"
+        with phase(f"building the site with {engines.LABELS[every[0].engine]}{names}"):
+            # each language into a folder of its own, side by side; then the others moved into the first's
+            theme_dirs = in_parallel(partial(engines.build, every[0].engine), [s.config_file for s in every])[0]
+        for staged in every:
             target = staging if staged is every[0] else staging / staged.language
             if staged.site_dir != target:  # the engine wrote inside the cache folder: the same files, moved
                 shutil.rmtree(target, ignore_errors=True)

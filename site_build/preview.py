@@ -18,10 +18,12 @@ from watchdog.observers import Observer
 
 from ..compute.record.schema import BoardRecord
 from .engine import engines
+from .engine.engine_config import languages_setting, read_config
 from .engine.engines import QUIET_SECONDS
 from .incremental import Parts
-from .pipeline import Phase, Records, chosen_engine, no_phase, stage
-from .project import Project
+from .pages.language import Language
+from .pipeline import Phase, Records, Staged, chosen_engine, no_phase, stage
+from .project import Area, Project
 from .tree.render import left_out
 
 
@@ -77,13 +79,22 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
     """Preview the project at `dev_addr` until interrupted, staging again after every edit of its sources.
 
     The records and the pages stay in memory between edits (`incremental.Parts`): an edit makes again only the
-    pages whose inputs it changed, and MkDocs builds only those (`engines.MkDocsPreview`); Zensical's own server
-    builds what changed in the docs tree."""
+    pages whose inputs it changed, and MkDocs builds only those (`engines.MkDocsPreview`), in every language of
+    the site (each other language's site in its folder of the first's, /fr/, as `chutes build` publishes it);
+    Zensical's own server builds what changed in the docs tree, of the first language only (it says so)."""
     area = project.preview_area
     url = f"http://{dev_addr}/"
     engine = chosen_engine(project, engine)
+    codes = languages_setting(read_config(project.config_file), project.config_file)
     parts: dict[str, Parts] = {}  # each language's pages, kept between edits
-    site = engines.MkDocsPreview(area.config_file, area.site_dir, url) if engine == "mkdocs" else None
+    # each language's site: the first in the preview's site folder, each other in its folder there (/fr/)
+    sites = [engines.MkDocsPreview(area.config_file if n == 0 else Area(area.root / "languages" / code).config_file,
+                                   area.site_dir if n == 0 else area.site_dir / code,
+                                   url if n == 0 else f"{url}{code}/")
+             for n, code in enumerate(codes)] if engine == "mkdocs" else []
+    if not sites and len(codes) > 1:
+        log(f"note: the Zensical preview shows the first language only ({Language(codes[0]).name}); "
+            "chutes build publishes every language, or preview them all with --engine mkdocs")
     said: list[str] = []
 
     def notes(current: list[BoardRecord]) -> None:
@@ -94,13 +105,25 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
                 log(f"note: {note}")
             said[:] = now
 
+    def build(every: list[Staged]) -> list[str]:
+        """Each language's MkDocs site brought up to date, the first language's first (its first build empties
+        the site folder, the others' with it); the files built."""
+        built = []
+        for n, (site, staged) in enumerate(zip(sites, every)):
+            emptied = not site.built_once and not site.kept
+            built += site.build(staged.changed, staged.whole)
+            if n == 0 and emptied:
+                for other in sites[1:]:
+                    other.kept = False
+        return built
+
     with phase("writing the pages"):
         current = records(project)
         notes(current)
-        staged = stage(project, current, area, area.site_dir, url, engine, parts)[0]
-    if site is not None:
+        staged = stage(project, current, area, area.site_dir, url, engine, parts)
+    if sites:
         with phase("building the pages with MkDocs"):
-            site.build(staged.changed, staged.whole)
+            build(staged)
     refreshing = threading.Lock()
 
     def refresh() -> None:
@@ -108,10 +131,11 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
             try:
                 current = records(project)
                 notes(current)
-                again = stage(project, current, area, area.site_dir, url, engine, parts)[0]
-                made = ", ".join(parts[again.language].made) or "none"
-                built = site.build(again.changed, again.whole) if site is not None else list(again.changed)
-                log(f"preview updated: pages made again: {made}; files built again: {len(built)}")
+                again = stage(project, current, area, area.site_dir, url, engine, parts)
+                made = list(dict.fromkeys(name for s in again for name in parts[s.language].made))
+                built = build(again) if sites else list(again[0].changed)
+                log(f"preview updated: pages made again: {', '.join(made) or 'none'}; "
+                    f"files built again: {len(built)}")
             except ValueError as exc:  # BoardError, SiteError, ProjectError: a line each; the last good pages stay
                 for line in str(exc).splitlines():
                     log(f"error: {line}")
@@ -120,16 +144,16 @@ def serve(project: Project, records: Records, dev_addr: str = "127.0.0.1:8000", 
 
     observer = Observer()
     watched = sources(project)
-    handler = (_Debounced(site.changed, watched, 0.0) if site is not None
+    handler = (_Debounced(sites[0].changed, watched, 0.0) if sites
                else _Debounced(refresh, watched, QUIET_SECONDS))
     for folder in _watch_roots(project, watched):
         observer.schedule(handler, str(folder), recursive=True)
     observer.daemon = True
     observer.start()
     try:
-        if site is not None:
-            site.serve(dev_addr, refresh)
+        if sites:
+            sites[0].serve(dev_addr, refresh)
         else:
-            engines.serve(staged.engine, staged.config_file, dev_addr, [area.theme_dir])
+            engines.serve(staged[0].engine, staged[0].config_file, dev_addr, [area.theme_dir])
     finally:
         observer.stop()

@@ -169,6 +169,28 @@ def test_a_new_project_gets_the_generator_as_it_was_installed(tmp_path: Path, mo
     assert not (root / "wheels").exists()
 
 
+def test_a_new_project_in_three_languages_builds_each_in_its_folder(tmp_path: Path) -> None:
+    """`chutes new`, then `languages: [en, fr, hi]` under its chutes settings: the build publishes English at the
+    root and French and Hindi in their folders, each page in its language, the downloads once (needs the site's
+    and the wording's catalogues of both languages: `chutes build` names those it has)."""
+    root = tmp_path / "site1"
+    write_project(root, "0.1.0")
+    config = root / "mkdocs.yml"
+    text = re.sub(r"^ +languages:.*\n", "", config.read_text(), flags=re.M)
+    assert "  - chutes:\n" in text
+    config.write_text(text.replace("  - chutes:\n", "  - chutes:\n      languages: [en, fr, hi]\n", 1))
+    built = chutes("build", cwd=root)
+    assert built.returncode == 0, built.stderr
+    site = root / "site"
+    for prefix, code in (("", "en"), ("fr/", "fr"), ("hi/", "hi")):
+        page = (site / prefix / "boards" / "example" / "index.html").read_text()
+        assert f'<html lang="{code}"' in page, code
+        assert (site / prefix / "index.html").is_file() and (site / prefix / "search" / "search_index.json").is_file()
+    assert (site / "data" / "example.json").is_file() and not (site / "fr" / "data" / "example.json").exists(), \
+        "the downloads are published once"
+    assert not (site / "fr" / "fr").exists() and not (site / "hi" / "fr").exists()
+
+
 def test_two_projects_side_by_side_never_touch_each_other(tmp_path: Path) -> None:
     one = new_project(tmp_path / "one", ["tiny"])
     two = new_project(tmp_path / "two", ["short"])

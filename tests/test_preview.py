@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -248,3 +249,42 @@ def test_a_preview_started_again_builds_only_what_changed_meanwhile(tmp_path: Pa
         assert _site(project.root / ".cache" / "preview" / "site") == _site(_whole_build(project.root, again.port))
     finally:
         again.stop()
+
+
+def _in_languages(project_root: Path, codes: str) -> None:
+    """The project's mkdocs.yml publishing `codes` (`[en, fr]`)."""
+    config = project_root / "mkdocs.yml"
+    text = re.sub(r"^ +languages:.*\n", "", config.read_text(), flags=re.M)
+    config.write_text(text.replace("  - chutes:\n", f"  - chutes:\n      languages: {codes}\n", 1))
+
+
+def test_every_language_is_previewed_in_its_folder_and_follows_an_edit(tmp_path: Path) -> None:
+    """A site in English and French: the preview serves the French pages under /fr/ (in French, with the
+    selector leading back), and a board's new title reaches both languages' pages."""
+    project = new_project(tmp_path / "p", ["tiny"])
+    _in_languages(project.root, "[en, fr]")
+    served = Preview(project.root)
+    try:
+        french = served.until("fr/boards/tiny/", lambda s, t: s == 200, "the French board page")
+        assert '<html lang="fr"' in french and "A 10-square test board" in french
+        assert '<html lang="en"' in served.until("boards/tiny/", lambda s, t: s == 200, "the English page")
+        assert served.fetch("fr/search/search_index.json")[0] == 200
+        _edit(project.boards_dir / "tiny.toml", 'title = "A 10-square test board"', 'title = "Our kitchen board"')
+        for page in ("fr/boards/tiny/", "boards/tiny/", "fr/"):
+            served.until(page, lambda s, t: "Our kitchen board" in t and "A 10-square" not in t, f"/{page}")
+        assert served.fetch("fr/boards/tiny/")[0] == 200 and served.fetch("boards/tiny/")[0] == 200
+    finally:
+        served.stop()
+
+
+def test_the_zensical_preview_says_it_shows_the_first_language_only(tmp_path: Path) -> None:
+    project = new_project(tmp_path / "p", ["tiny"])
+    _in_languages(project.root, "[en, fr]")
+    served = Preview(project.root, "--engine", "zensical")
+    try:
+        served.until("boards/tiny/", lambda s, t: s == 200, "the first build")
+        notes = [line for line in served.errors().splitlines() if "first language only" in line]
+        assert notes == ["chutes: note: the Zensical preview shows the first language only (English); chutes build "
+                         "publishes every language, or preview them all with --engine mkdocs"], served.errors()
+    finally:
+        served.stop()

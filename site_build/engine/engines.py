@@ -63,9 +63,27 @@ def require(engine: str) -> None:
 
 
 def build(engine: str, config_file: Path) -> list[Path]:
-    """Build the site the configuration describes into its site_dir; the theme's template folders (for the checks)."""
+    """Build the site the configuration describes into its site_dir, its search index in compact UTF-8
+    (`compact_search_index`); the theme's template folders (for the checks)."""
+    from .engine_config import read_config
+
     require(engine)
-    return _mkdocs_build(config_file) if engine == "mkdocs" else _zensical_build(config_file)
+    theme_dirs = _mkdocs_build(config_file) if engine == "mkdocs" else _zensical_build(config_file)
+    compact_search_index(config_file.parent / read_config(config_file)["site_dir"])
+    return theme_dirs
+
+
+def compact_search_index(site_dir: Path) -> None:
+    """The site's search index rewritten as compact UTF-8 JSON, the same data: MkDocs' search plugin writes every
+    letter outside ASCII as an escape (\\u0939, six bytes for a Devanagari or Arabic letter, three in UTF-8), and
+    every page of the site loads the index."""
+    path = site_dir / SEARCH_INDEX
+    if path.is_file():
+        path.write_text(_compact(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def _mkdocs_build(config_file: Path) -> list[Path]:
@@ -234,7 +252,7 @@ class MkDocsPreview:
                 self.search[urls[rel]] = fresh.get(urls[rel], [])
             self.search = {url: entries for url, entries in self.search.items() if url in urls.values()}
             index["docs"] = [entry for url in sorted(self.search) for entry in self.search[url]]
-            path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
+        path.write_text(_compact(index), encoding="utf-8")
 
     def build(self, changed: tuple[str, ...], whole: bool) -> list[str]:
         """Bring the site folder up to date after the build stage wrote (or removed) `changed`; the pages built."""
