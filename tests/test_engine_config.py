@@ -114,8 +114,8 @@ FENCE = {"name": "chutes-html", "class": "chutes-html",
     (None, [{"pymdownx.superfences": {"custom_fences": [FENCE]}}]),
     (["tables", "pymdownx.superfences"], ["tables", {"pymdownx.superfences": {"custom_fences": [FENCE]}}]),
     ({"toc": {"permalink": True}, "pymdownx.superfences": {"preserve_tabs": True, "custom_fences": [{"name": "m"}]}},
-     [{"toc": {"permalink": True}}, {"pymdownx.superfences": {"preserve_tabs": True,
-                                                               "custom_fences": [{"name": "m"}, FENCE]}}]),
+     [{"toc": {"permalink": True, "permalink_title": "Permanent link"}},
+      {"pymdownx.superfences": {"preserve_tabs": True, "custom_fences": [{"name": "m"}, FENCE]}}]),
     ([{"pymdownx.superfences": {"custom_fences": [{"name": "chutes-html", "format": "mine"}]}}],
      [{"pymdownx.superfences": {"custom_fences": [{"name": "chutes-html", "format": "mine"}]}}]),
 ])
@@ -178,7 +178,8 @@ def test_a_bad_languages_setting_is_one_line_naming_the_file_and_the_key(tmp_pat
 @pytest.mark.parametrize(("plugins", "lang", "expected"), [
     (["search", {"chutes": {}}], "en", ["search"]),
     (["search", {"chutes": {}}], "ar", [{"search": {"lang": ["ar"]}}]),
-    ({"search": {"separator": "[\\s]+"}}, "hi", [{"search": {"lang": ["hi"], "separator": "[\\s]+"}}]),
+    ({"search": {"separator": "[\\s]+"}}, "fr", [{"search": {"lang": ["fr"], "separator": "[\\s]+"}}]),
+    (["search"], "hi", [{"search": {"lang": ["en"]}}]),  # split at spaces: SEARCH_LANGUAGES
     ([{"search": {"lang": ["en", "ar"]}}], "ar", [{"search": {"lang": ["en", "ar"]}}]),
 ])
 def test_search_is_in_the_language_of_the_build(tmp_path: Path, plugins, lang: str, expected) -> None:

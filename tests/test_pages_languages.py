@@ -63,10 +63,6 @@ def pseudo_language(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Language:
     with (folder / f"{PSEUDO}.po").open("wb") as f:
         write_po(f, catalogue)
     monkeypatch.setattr(language_module, "SITE", Catalogues(folder, "site.pot"))
-    if not hasattr(literature.Figure, "words"):  # until the literature's translations are merged
-        monkeypatch.setattr(literature.Figure, "words", lambda self, lang: (self.rule, self.quantity, self.why),
-                            raising=False)
-        monkeypatch.setattr(literature.Source, "where_in", lambda self, lang: self.where, raising=False)
     return Language(PSEUDO)
 
 
@@ -89,8 +85,8 @@ def _kept(records: list[BoardRecord]) -> list[str]:
     the record's part names and field descriptions (English documentation of a data format)."""
     found = literature.load_literature(DEFAULT_SITE_SRC / LITERATURE)
     kept = [r.results.board.title for r in records]
-    kept += [text for s in found.sources.values() for text in (s.author, s.title, s.where)]
-    kept += [text for f in found.figures for text in (f.rule, f.quantity, f.why)]
+    kept += [text for s in found.sources.values() for text in (s.author, s.title, s.where, s.where_in(PSEUDO))]
+    kept += [text for f in found.figures for text in (f.rule, f.quantity, f.why, *f.words(PSEUDO))]
     for part in schema_parts(record_schema()):
         kept += [part["name"], part["description"], *(description for _, _, description in part["fields"])]
     return sorted({html.unescape(" ".join(t.split())) for t in kept if t}, key=len, reverse=True)

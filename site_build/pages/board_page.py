@@ -240,13 +240,12 @@ def headlines(record: BoardRecord, words: PageWords | None = None) -> list[tuple
 
 
 def chart_figures(page: BoardPage, words: PageWords | None = None) -> dict[str, figures.Figure]:
-    """Every chart of a board page, keyed by chart name, in the page's language (`words`; default English)."""
-    w = words or PageWords()
+    """Every chart of a board page, keyed by chart name, in the page's language (`words`; default: the page's)."""
+    w = words or page.words
     _ = w._
     r = page.record
     board = r.results.board
     series = r.series
-    _ = page.words._
     p_first = float(r.results.first_player_wins.decimal)
     figs = {
         "board": figures.board_figure(board, w),
