@@ -179,7 +179,7 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
         out = site_dir if first and engines.writes_anywhere(chosen) else own.site_dir
         up = "" if first else "../"
         folders = {other: "" if other == codes[0] else f"{other}/" for other in codes}
-        alternates = tuple(Alternate(other, named[other], site_url + folders[other], up + folders[other],
+        alternates = tuple(Alternate(other, named[other], root_path + folders[other], up + folders[other],
                                      tuple(sorted(made.pages - trees[other].pages))) for other in codes) \
             if len(codes) > 1 else ()
         inputs = EngineInputs(docs_dir=own.docs_dir, theme_dir=area.theme_dir, site_dir=out,

@@ -115,15 +115,16 @@ def test_a_board_whose_games_all_end_alike_gets_a_record() -> None:
 
 def test_a_part_left_out_is_skipped_in_the_model_and_in_the_json(monkeypatch) -> None:
     """The experiments and the first of three players' chance, left out, are `Skipped` parts with the reason;
-    in JSON each is {"skipped": reason}, read back as the same part."""
+    in JSON each is {"skipped": reason, "why": kind, ...}, read back as the same part."""
     monkeypatch.setattr(threeplayer, "THREE_PLAYER_BUDGET", -1.0)
     record = board_record(load_board(board_file("short")), Skipped(skipped="left out by this test"))
     three, experiments = record.players.first_of_three, record.experiments
     assert isinstance(three, Skipped) and three.reason.startswith("left out: it would take about")
     assert isinstance(experiments, Skipped) and experiments.reason == "left out by this test"
     data = record.json_form()
-    assert data["experiments"] == {"skipped": experiments.reason}
-    assert data["players"]["first_of_three"] == {"skipped": three.reason}
+    assert data["experiments"]["skipped"] == experiments.reason
+    assert data["players"]["first_of_three"] == {"skipped": three.reason, "why": "seconds", "limit": -1,
+                                                 "seconds": three.seconds}, "the reason's kind and numbers too"
     again = BoardRecord.model_validate({**data, "checksum": ""})
     assert (again.players.first_of_three, again.experiments) == (three, experiments)
 

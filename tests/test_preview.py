@@ -260,18 +260,21 @@ def _in_languages(project_root: Path, codes: str) -> None:
 
 def test_every_language_is_previewed_in_its_folder_and_follows_an_edit(tmp_path: Path) -> None:
     """A site in English and French: the preview serves the French pages under /fr/ (in French, with the
-    selector leading back), and a board's new title reaches both languages' pages."""
+    selector leading back), and a board's new titles reach both languages' pages."""
     project = new_project(tmp_path / "p", ["tiny"])
     _in_languages(project.root, "[en, fr]")
     served = Preview(project.root)
     try:
         french = served.until("fr/boards/tiny/", lambda s, t: s == 200, "the French board page")
-        assert '<html lang="fr"' in french and "A 10-square test board" in french
+        assert '<html lang="fr"' in french and "Un plateau d&#39;essai de 10 cases" in french.replace("&#x27;", "&#39;")
         assert '<html lang="en"' in served.until("boards/tiny/", lambda s, t: s == 200, "the English page")
         assert served.fetch("fr/search/search_index.json")[0] == 200
-        _edit(project.boards_dir / "tiny.toml", 'title = "A 10-square test board"', 'title = "Our kitchen board"')
-        for page in ("fr/boards/tiny/", "boards/tiny/", "fr/"):
-            served.until(page, lambda s, t: "Our kitchen board" in t and "A 10-square" not in t, f"/{page}")
+        board = project.boards_dir / "tiny.toml"  # its French title is its file's [translations.fr] title
+        _edit(board, 'title = "A 10-square test board"', 'title = "Our kitchen board"')
+        _edit(board, 'title = "Un plateau d\'essai de 10 cases"', 'title = "Notre plateau de cuisine"')
+        for page, title in (("fr/boards/tiny/", "Notre plateau de cuisine"), ("boards/tiny/", "Our kitchen board"),
+                            ("fr/", "Notre plateau de cuisine")):
+            served.until(page, lambda s, t, title=title: title in t, f"/{page}")
         assert served.fetch("fr/boards/tiny/")[0] == 200 and served.fetch("boards/tiny/")[0] == 200
     finally:
         served.stop()

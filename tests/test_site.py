@@ -173,8 +173,8 @@ def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) ->
     before = _files(site)
     real = render.render_pages
 
-    def with_cdn(records, *folders):
-        files = real(records, *folders)
+    def with_cdn(records, *folders, **settings):
+        files = real(records, *folders, **settings)
         files["cdn.md"] = '# CDN\n\n<script src="https://cdn.example.com/x.js"></script>\n'
         return files
 

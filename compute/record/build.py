@@ -24,13 +24,12 @@ from ..solve.chain import TurnChain, turn_chain
 from ..solve.modular import in_one_process
 from ..solve.races import Certified, races_together, rounds_record
 from ..solve.simulate import Estimate, first_player_share, mean_turns, two_player_games
-from . import SCHEMA_VERSION
+from . import SCHEMA_VERSION, words
 from .criteria import SIMULATION_Z
 from .key import SIMULATED_GAMES, SIMULATION_SEED, cache_key
 from .results import solve
 from .schema import ComputedRecord, ExactValue, Experiments, Skipped
 from .series import bound_series, diagonal_series, length_series, position_series, square_series
-from .words import ENGLISH
 
 EXPERIMENTS_MAX_SQUARES = 120  # the single-jump scan grows as squares⁴: larger boards get it on request only
 STATE_MAP_SQUARES = 100
@@ -77,9 +76,9 @@ def board_experiments(board: Board, folder: Path | None = None, jobs: int = 1, f
     die-size and added-jump experiments are written for one fair die and an unlimited roll-again).
     `progress` goes to the sweeps' tqdm bars (None shows them on a terminal only, False never)."""
     if board.house_rules:
-        return ENGLISH.skip("house_rules")
+        return words.ENGLISH.skip("house_rules")
     if board.squares > EXPERIMENTS_MAX_SQUARES:
-        return ENGLISH.skip("squares", limit=EXPERIMENTS_MAX_SQUARES)
+        return words.ENGLISH.skip("squares", limit=EXPERIMENTS_MAX_SQUARES)
     return Experiments.model_validate(
         {"dice": sweeps.dice(board, jobs=jobs, scheduler=scheduler, folder=folder, force=force, progress=progress),
          "start": sweeps.start(board),
@@ -92,7 +91,7 @@ def first_of_three(chain: TurnChain, alone: bool = False) -> Fraction | Skipped:
     this process only."""
     seconds = chain.first_of_three_seconds
     if seconds > threeplayer.THREE_PLAYER_BUDGET:
-        return ENGLISH.skip("seconds", limit=round(threeplayer.THREE_PLAYER_BUDGET), seconds=round(seconds))
+        return words.ENGLISH.skip("seconds", limit=round(threeplayer.THREE_PLAYER_BUDGET), seconds=round(seconds))
     with in_one_process(alone):
         return chain.first_of_three_wins
 

@@ -15,7 +15,6 @@ from ..numbers import bracket, decimal_string, exact_json, fraction_json
 from ..solve.chain import TurnChain
 from ..solve.exact import bounds_after
 from ..solve.jumps import jump_usage, shortest_game
-from .words import ENGLISH
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -154,6 +153,8 @@ def strategy_json(chain: TurnChain) -> dict[str, Any] | None:
         **parts,
         "simple_rule": simple_rule,
     }
+    from .words import ENGLISH  # pydantic and Babel: only for a board with a choice
+
     found["advice"] = ENGLISH.advice(found, {"chute_word": board.chute_word, "roll_again_limit": board.roll_again_limit,
                                              "roll_again_on": board.roll_again_on})
     return found

@@ -192,7 +192,8 @@ class Alternate:
     name: str
     """The language's name in itself ("Français")."""
     link: str
-    """Its home page's address."""
+    """Its home page's address from the site's host ("/fr/"): Material's script reads the language's sitemap there,
+    which must be the page's own origin."""
     folder: str
     """Its folder from this build's root ("", "fr/", "../", "../de/")."""
     missing: tuple[str, ...] = ()
