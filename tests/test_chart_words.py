@@ -2,7 +2,7 @@
 catalogue and its numbers in the locale's signs (site_build/pages/figures.py), the page scripts' words table
 (site_build/pages/script_words.py, words.js) holding every message the scripts say and writing numbers as Babel
 does, and stills drawn in Hindi and Arabic. Before the site's catalogues are translated, each test makes a
-throwaway one (a pseudo-language, "⟪" + message + "⟫", or the translations of translations-charts.json) for the
+throwaway one (a pseudo-language, "⟪" + message + "⟫") for the
 messages of these modules, and points the site's catalogues at it."""
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ SOURCES = [REPOSITORY / "site_build" / "pages" / name for name in ("figures.py",
                                                                       "words.py")]
 KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 SCRIPTS = REPOSITORY / "site_src" / "assets" / "javascripts"
-TRANSLATED = REPOSITORY / "translations-charts.json"
 OTHERS = ("es", "fr", "de", "hi", "ar")
 
 
@@ -71,22 +70,6 @@ def _pseudo(lang: str, message: str | tuple[str, str], context: str | None, form
 @pytest.fixture
 def pseudo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(language, "SITE", _catalogues(tmp_path, _pseudo))
-
-
-@pytest.fixture
-def translated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The site's catalogues with this branch's translations (translations-charts.json); a message it does not
-    hold (another part of the site's) stays English."""
-    table = {(entry.get("msgctxt"), entry["msgid"]): entry for entry in json.loads(TRANSLATED.read_text())}
-
-    def translate(lang: str, message: str | tuple[str, str], context: str | None, forms: int) -> str | list[str]:
-        singular = message if isinstance(message, str) else message[0]
-        entry = table.get((context, singular))
-        if entry is not None:
-            return entry[lang]
-        return message if isinstance(message, str) else [message[0]] + [message[1]] * (forms - 1)
-
-    monkeypatch.setattr(language, "SITE", _catalogues(tmp_path, translate))
 
 
 def _texts(fig: figures.Figure) -> list[str]:
@@ -211,7 +194,7 @@ def test_the_scripts_write_numbers_and_plurals_as_babel_does(pseudo: None, brows
 
 @pytest.mark.parametrize("name", ["length", "state-map", "alive"])
 def test_a_still_drawn_in_hindi_and_arabic_differs_from_the_english_one(
-        translated: None, bundled_models: list[BoardRecord], name: str) -> None:
+        bundled_models: list[BoardRecord], name: str) -> None:
     page = next(p for p in _pages(bundled_models) if p.slug == "classic")
     english = stills.still(board_page.chart_figures(page)[name])
     for lang, letters in (("hi", range(0x900, 0x980)), ("ar", range(0x600, 0x700))):  # Devanagari, Arabic
@@ -219,26 +202,6 @@ def test_a_still_drawn_in_hindi_and_arabic_differs_from_the_english_one(
         assert any(ord(c) in letters for t in _texts(fig) for c in t), f"{lang}: the figure holds no {lang} letter"
         drawn = stills.still(fig, language=lang)
         assert drawn.startswith(b"\x89PNG") and drawn != english, lang
-
-
-def test_the_translations_hold_every_message_this_branch_adds() -> None:
-    """translations-charts.json: every message of figures.py and script_words.py, in five languages, with the
-    English placeholders, a plural message with as many forms as its language has."""
-    table = {(entry.get("msgctxt"), entry["msgid"]): entry for entry in json.loads(TRANSLATED.read_text())}
-    ours = {key: m for key, m in _messages().items() if key in {
-        (c, m if isinstance(m, str) else m[0]) for source in SOURCES[:2]
-        for _, m, _, c in extract_from_file("python", source, KEYWORDS)}}
-    assert set(ours) <= set(table), sorted(set(ours) - set(table))[:5]
-    forms = {"ar": 6}
-    for (context, _), message in ours.items():
-        entry = table[context, message if isinstance(message, str) else message[0]]
-        english = set(re.findall(r"%\((\w+)\)s", message if isinstance(message, str) else message[1]))
-        for lang in OTHERS:
-            values = [entry[lang]] if isinstance(message, str) else entry[lang]
-            assert len(values) == (1 if isinstance(message, str) else forms.get(lang, 2)), (lang, message)
-            for value in values:
-                assert set(re.findall(r"%\((\w+)\)s", value)) <= english | {"n"}, (lang, message)
-                assert english - {"n"} <= set(re.findall(r"%\((\w+)\)s", value)), (lang, message)
 
 
 def test_the_default_languages_tree_carries_every_languages_words_and_no_other_tree_does(
