@@ -173,12 +173,12 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
 
     trees = dict(zip(codes, [tree(code) for code in codes] if parts is not None else in_parallel(tree, codes)))
     staged = []
+    folders = {other: "" if other == codes[0] else f"{other}/" for other in codes}
     for code, made in trees.items():
-        first = code == codes[0]
+        first, language = code == codes[0], Language(code)
         own = owns[code]
         out = site_dir if first and engines.writes_anywhere(chosen) else own.site_dir
         up = "" if first else "../"
-        folders = {other: "" if other == codes[0] else f"{other}/" for other in codes}
         alternates = tuple(Alternate(other, named[other], root_path + folders[other], up + folders[other],
                                      tuple(sorted(made.pages - trees[other].pages))) for other in codes) \
             if len(codes) > 1 else ()
@@ -186,9 +186,9 @@ def stage(project: Project, records: list[BoardRecord], area: Area, site_dir: Pa
                               site_url=site_url if first else f"{site_url}{code}/", nav=made.nav, tabs=made.tabs,
                               language=code, alternates=alternates, shared_root=None if first else root_path,
                               words=tuple(site_words(config, project.config_file, code).items()),
-                              theme_words=tuple(theme_words(Language(code)).items()),
-                              palette_words=tuple(palette_words(Language(code)).items()),
-                              permalink_title=permalink_title(Language(code)))
+                              theme_words=tuple(theme_words(language).items()),
+                              palette_words=tuple(palette_words(language).items()),
+                              permalink_title=permalink_title(language))
         config_changed = write_config(engine_config(config, inputs, own.root), own.config_file)
         staged.append(Staged(chosen, own.config_file, out, made.changed,
                              bool(theme_changed) or config_changed or not all_titled(made.nav), made.sources, code))
