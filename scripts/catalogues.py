@@ -23,10 +23,10 @@ def pybabel(*args: str) -> None:
 
 def main() -> None:
     for mapping, template, project in CATALOGUES:
-        pybabel("extract", "-F", mapping, "--no-location", f"--project={project}", "-o", template, ".")
+        pybabel("extract", "-F", mapping, "--no-location", "--no-wrap", f"--project={project}", "-o", template, ".")
         for po in sorted((ROOT / template).parent.glob("*.po")):
             pybabel("update", "-i", template, "-o", str(po.relative_to(ROOT)), "-l", po.stem,
-                    "--ignore-pot-creation-date")
+                    "--ignore-pot-creation-date", "--no-wrap")  # a message on one line, as translators keep it
 
 
 if __name__ == "__main__":

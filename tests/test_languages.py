@@ -337,8 +337,7 @@ def allowed_in_english(lang: str, records: list[BoardRecord]) -> set[str]:
     literature = load_literature(REPOSITORY / "site_src" / "literature.toml")
     for source in literature.sources.values():
         allowed |= {source.author, source.title}
-        if lang not in source.translations:
-            allowed.add(source.where)
+        allowed.add(source.where_in(lang) or "")  # its translator's word may be the English one ("blog" in French)
     for figure in literature.figures:
         allowed.add(figure.published)
         if lang not in figure.translations:

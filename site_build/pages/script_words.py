@@ -138,6 +138,21 @@ def messages(language: Language) -> dict[str, str]:
     }
 
 
+def chart_toolbar(language: Language) -> dict[str, str]:
+    """plotly.js's own words on a chart (its toolbar's button titles, its note after a zoom), by plotly's English
+    key, in `language`: charts.js gives them to plotly as the page's locale (plotly's `locales` setting)."""
+    pgettext = language.pgettext
+    return {
+        "Zoom": pgettext("chart toolbar", "Zoom"),
+        "Pan": pgettext("chart toolbar", "Pan"),
+        "Zoom in": pgettext("chart toolbar", "Zoom in"),
+        "Zoom out": pgettext("chart toolbar", "Zoom out"),
+        "Autoscale": pgettext("chart toolbar", "Autoscale"),
+        "Reset axes": pgettext("chart toolbar", "Reset axes"),
+        "Double-click to zoom back out": pgettext("chart toolbar", "Double-click to zoom back out"),
+    }
+
+
 def plurals(language: Language) -> dict[str, dict[str, str]]:
     """Every plural message a page script says, by its key: its form for each CLDR plural category of the language
     (`one`, `other`; Arabic's `zero` to `other`), `%(n)s` and its other placeholders left for the script."""
@@ -173,6 +188,7 @@ def _examples(locale: Locale) -> dict[str, int]:
 def words_script(language: Language) -> str:
     """The generated script for one language: its messages, plural forms and number symbols as one global."""
     data = {"lang": language.code, "messages": messages(language), "plurals": plurals(language),
+            "toolbar": chart_toolbar(language),
             "number": language.number_format()}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return ("/* Written by `chutes build` from the Python side (site_build/pages/script_words.py): do not edit. */\n"

@@ -266,7 +266,7 @@ def render_pages(records: list[BoardRecord], templates: list[Path] | None = None
 
     def literature() -> Files:
         found = literature_context(sources or [DEFAULT_SITE_SRC], pages, words)
-        return {} if found is None else {"literature.md": _render(env, "literature.md.j2", **found)}
+        return {} if found is None else {"literature.md": _render(env, "literature.md.j2", **found, titles=titles)}
 
     literature_files = [(folder / LITERATURE).read_bytes() if (folder / LITERATURE).is_file() else b""
                         for folder in sources or [DEFAULT_SITE_SRC]]

@@ -138,7 +138,10 @@
   }
 
   function configOf(figure) {
+    var words = window.chutesWords, locales = {};
+    locales[words.lang] = { dictionary: words.toolbar }; // plotly's own words (its toolbar's) in the page's language
     return Object.assign({}, figure.config, {
+      locale: words.lang, locales: locales,
       modeBarButtonsToRemove: (figure.config.modeBarButtonsToRemove || []).concat(["toImage"]),
       modeBarButtonsToAdd: [{
         name: "downloadImage", title: window.chutesWords.say("chart.download"), icon: Plotly.Icons.camera,

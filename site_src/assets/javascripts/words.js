@@ -3,7 +3,8 @@
  * (words-LANG.js, written by `chutes build` from site_build/pages/script_words.py, loaded before this by
  * loader.js for the page's `lang`): a message by its key with its named placeholders (%(name)s) filled in, a
  * count's plural form by the language's CLDR rule (Intl.PluralRules), and numbers written with the table's
- * symbols (the locale's CLDR decimal sign, grouping and percent pattern, as the Python side writes them).
+ * symbols (the locale's CLDR decimal sign, grouping and percent pattern, as the Python side writes them), and
+ * plotly's own words on a chart (`toolbar`, its English key to the language's words).
  */
 (function () {
   "use strict";
@@ -67,6 +68,6 @@
                            last: items[items.length - 1] });
   }
 
-  window.chutesWords = { lang: T.lang, separators: N.decimal + N.group, say: say, count: count, number: number, percent: percent, either: either,
+  window.chutesWords = { lang: T.lang, separators: N.decimal + N.group, toolbar: T.toolbar, say: say, count: count, number: number, percent: percent, either: either,
                          list: function (items) { return items.join(T.messages["list separator"]); } };
 })();
