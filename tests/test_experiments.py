@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -46,6 +47,24 @@ def test_die_table_of_seed_003() -> None:
     assert experiments.longer_with_bigger_die(list(rows.values()))[0] == 2, "the 2- versus 3-sided surprise"
     six = fraction_from_json(rows[6]["first_player_wins"])
     assert 0.5079 < six < 0.508
+
+
+def test_where_a_die_can_leave_the_game_unending_is_data_that_any_language_says() -> None:
+    """A row without an average names the squares where the game can be stuck (`unending`), which the board's check
+    names in its note: Words says the note's English from them, and its translation with the same squares."""
+    from chutes.compute.record.words import Words
+
+    b = board("classic-47")
+    one, two = experiments.die_sweep(b, 2)
+    assert two["unending"] is None and one["expected_turns"] is None
+    assert one["unending"] and all(0 <= s < b.squares for s in one["unending"])
+    assert one["note"] == "the game can fail to end: " + Words().unending(one["unending"], b.squares)
+    assert Words().unending([3], 10) == "from the start a player can reach square 3, from which square 10 can never " \
+                                        "be reached"
+    assert Words().unending([0, 1, 2, 7], 10).startswith("from the start a player can reach squares 0-2, 7,")
+    french = Words("fr").unending(one["unending"], b.squares)
+    assert french != Words().unending(one["unending"], b.squares)
+    assert re.findall(r"\d+", french) == re.findall(r"\d+", Words().unending(one["unending"], b.squares))
 
 
 def test_die_sweep_on_a_roll_again_board_drops_the_rule_when_the_die_lacks_the_face() -> None:

@@ -64,14 +64,21 @@ def board_problems(board: Rules) -> list[str]:
                         f"start at its other end instead")
     if problems:
         return problems
-    doomed = doomed_squares(board)
-    if board.start in doomed:
-        reach = reachable_squares(board)
-        trapped = sorted(s for s in trapped_squares(board) if s in reach)
+    trapped = unreachable_end(board)
+    if trapped:  # the same words as compute.record.words.Words.unending, which a page writes in its language
         problems.append(f"the game can fail to end: from the start a player can reach "
                         f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
                         f"from which square {last} can never be reached")
     return problems
+
+
+def unreachable_end(board: Rules) -> list[int]:
+    """The squares a player can reach from the start from which the last square can never be reached: none
+    unless the game can fail to end."""
+    if board.start not in doomed_squares(board):
+        return []
+    reach = reachable_squares(board)
+    return sorted(s for s in trapped_squares(board) if s in reach)
 
 
 def _roll_problems(board: Rules) -> list[str]:

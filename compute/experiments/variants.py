@@ -22,6 +22,7 @@ from flint import fmpq, fmpq_mat
 
 from ..board.limits import MAX_DIE
 from ..board.model import Board, BoardError
+from ..board.problems import unreachable_end
 from ..board.rules import roll_landing
 from ..numbers import decimal_string, exact_json, fraction_from_json, rounded
 from ..solve.chain import TurnChain, roll_counts, turn_chain
@@ -39,11 +40,16 @@ MAX_FLOAT_TURNS = 200_000
 
 def die_variant(board: Board, faces: int) -> tuple[Board, str | None]:
     """The board played with a `faces`-sided die (validated), and a note when a rule had to change."""
-    note = None
+    changes, note = _die_changes(board, faces)
+    return board.variant(**changes), note
+
+
+def _die_changes(board: Board, faces: int) -> tuple[dict[str, Any], str | None]:
+    """The fields that change with a `faces`-sided die, and a note when a rule had to change."""
     again = board.roll_again_on
     if again is not None and again > faces:
-        again, note = None, f"no roll-again: a {faces}-sided die has no {board.roll_again_on}"
-    return board.variant(die=faces, roll_again_on=again), note
+        return {"die": faces, "roll_again_on": None}, f"no roll-again: a {faces}-sided die has no {again}"
+    return {"die": faces}, None
 
 
 def die_row(board: Board, faces: int) -> dict[str, Any]:
@@ -51,21 +57,25 @@ def die_row(board: Board, faces: int) -> dict[str, Any]:
 
     The first player's chance is exact when the variant has no roll-again rule, and a double-precision
     value (marked "exact": false) otherwise. A die with which the game can fail to end gives null
-    values and the reason.
+    values, the reason, and the squares where it can be stuck (`unreachable_end`) for a page to say it in its
+    language.
     """
     try:
         variant, note = die_variant(board, faces)
     except BoardError as exc:
         reason = str(exc).split(": ", 1)[-1]
         return {"faces": faces, "expected_turns": None, "first_player_wins": None,
-                "note": reason}
+                "note": reason,
+                "unending": unreachable_end(Board.unchecked(**{**board.fields(), **_die_changes(board, faces)[0]}))
+                or None}
     chain = turn_chain(variant)
     mean = chain.expected_turns[chain.start]
     if variant.roll_again_on is None:
         first: dict[str, Any] = {**exact_json(chain.first_player_wins), "exact": True}
     else:
         first = {"decimal": certified_digits(chain), "exact": False}
-    return {"faces": faces, "expected_turns": exact_json(mean), "first_player_wins": first, "note": note}
+    return {"faces": faces, "expected_turns": exact_json(mean), "first_player_wins": first, "note": note,
+            "unending": None}
 
 
 def certified_digits(chain: TurnChain) -> str:

@@ -702,6 +702,9 @@ class DieRow(_Model):
     note: str | None
     """Why the row is null, or which rule had to change for that die (no roll-again where the die lacks the face); null
     otherwise."""
+    unending: list[int] | None
+    """Where the game can fail to end with that die: the squares a player can reach from the start from which the last
+    square can never be reached (the note's squares, for a page to say them in its language); null otherwise."""
 
 
 class Dice(_Model):

@@ -113,6 +113,26 @@ class Words:
             return named[0]
         return self._("%(rolls)s or %(last)s", rolls=self._separated(named[:-1]), last=named[-1])
 
+    def _runs(self, squares: Iterable[int]) -> str:
+        """Squares in runs: '0, 24-27, 38-46'."""
+        runs: list[list[int]] = []
+        for s in sorted(squares):
+            if runs and s == runs[-1][-1] + 1:
+                runs[-1].append(s)
+            else:
+                runs.append([s])
+        return self._separated(self.label(run[0]) if len(run) == 1 else
+                               self.pgettext("squares", "%(first)s-%(last)s", first=self.label(run[0]),
+                                             last=self.label(run[-1])) for run in runs)
+
+    def unending(self, squares: list[int], last: int) -> str:
+        """Why a game can fail to end (a row of the die experiment, `DieRow.unending`): the squares a player can
+        reach from which the last square never can, in the words of the board's check (compute.board.problems)."""
+        return self.ngettext("from the start a player can reach square %(squares)s, from which square %(last)s can "
+                             "never be reached",
+                             "from the start a player can reach squares %(squares)s, from which square %(last)s can "
+                             "never be reached", len(squares), squares=self._runs(squares), last=self.label(last))
+
     def ordinal(self, n: int) -> str:
         """'second' to 'tenth', then '11th': the n-th of a roll in one turn."""
         words = {2: self.pgettext("ordinal", "second"), 3: self.pgettext("ordinal", "third"),
