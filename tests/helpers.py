@@ -180,9 +180,13 @@ def browser_group(module: str) -> str:
 
 
 SITE_GROUP = "browser-built-site"
-"""The pytest-xdist group of the browser tests of the bundled site (`built_site`), whatever their module: the
-worker that runs them builds the site, while the other runs tests that need no site (two workers that both began
-with such tests would both wait for its build)."""
+"""The pytest-xdist group of the browser tests of the bundled site (`built_site`), whatever their module, but for
+the languages' (`LANGUAGES_SITE_GROUP`): the worker that runs them builds the site, while the other runs tests
+that need no site."""
+LANGUAGES_SITE_GROUP = "browser-built-site-languages"
+"""The languages' browser tests of the bundled site (tests/test_languages.py), a group of their own: about as long
+as the others' together, they run on the other worker, which waits for the site's build if it comes to them
+first."""
 
 
 REFERENCE_LANGUAGES = [line.split("[", 1)[1].split("]", 1)[0].replace(" ", "").split(",")

@@ -23,7 +23,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from babel.messages.pofile import read_po
 from babel.numbers import get_decimal_symbol, get_group_symbol, parse_decimal
-from helpers import REPOSITORY, SITE_GROUP, Watched
+from helpers import LANGUAGES_SITE_GROUP, REPOSITORY, Watched
 from playwright.sync_api import Page
 from test_browser import ALL_RENDERED
 
@@ -44,7 +44,7 @@ READER_PAGES = ["", "boards/classic/", "boards/classic-coin/", "boards/classic-f
 """The pages read in Chromium in every language: one of each kind, and the boards with a coin, a family rule
 and snakes."""
 
-pytestmark = pytest.mark.xdist_group(SITE_GROUP)  # on the worker that builds the bundled site
+pytestmark = pytest.mark.xdist_group(LANGUAGES_SITE_GROUP)  # on one worker, the other's built-site tests on the other
 
 
 def test_the_reference_site_is_published_in_the_six_languages() -> None:
@@ -259,17 +259,24 @@ and closed boxes too), the title, and the words of tooltips and labels (with `wi
 formulas, search results, or what is marked as in another language."""
 
 
+_READ: dict[str, tuple[list[str], list[str]]] = {}
+"""Each page's text as `_shown` read it, with the attributes' words and without, by address: the pages are the
+same for every test of the module (the words' test and the numbers' test read the same ones)."""
+
+
 def _shown(page: Page, url: str, with_attributes: bool = True) -> list[str]:
     """The page's text as a reader meets it, its charts drawn and its scripts set up (the calculator asked for the
-    chances of two players)."""
-    page.goto(url)
-    page.wait_for_function(ALL_RENDERED, timeout=30_000)
-    calculator = page.locator("#calculator .calc-count")
-    if calculator.count():
-        calculator.select_option("2")
-        page.locator("#calculator input.calc-square").last.fill("0")
-    page.wait_for_function(READY, timeout=30_000)
-    return page.evaluate(TEXTS, with_attributes)
+    chances of two players), read the first time a test asks for it."""
+    if url not in _READ:
+        page.goto(url)
+        page.wait_for_function(ALL_RENDERED, timeout=30_000)
+        calculator = page.locator("#calculator .calc-count")
+        if calculator.count():
+            calculator.select_option("2")
+            page.locator("#calculator input.calc-square").last.fill("0")
+        page.wait_for_function(READY, timeout=30_000)
+        _READ[url] = (page.evaluate(TEXTS, True), page.evaluate(TEXTS, False))
+    return _READ[url][0 if with_attributes else 1]
 
 
 WORD = re.compile(r"[^\W\d_]{2,}")
