@@ -62,6 +62,9 @@ def test_where_a_die_can_leave_the_game_unending_is_data_that_any_language_says(
     assert Words().unending([3], 10) == "from the start a player can reach square 3, from which square 10 can never " \
                                         "be reached"
     assert Words().unending([0, 1, 2, 7], 10).startswith("from the start a player can reach squares 0-2, 7,")
+    bounce = experiments.die_sweep(board("tiny").variant(overshoot="bounce"), b.squares // 10 + 10)
+    refused = [row for row in bounce if row["expected_turns"] is None and "at most" in row["note"]]
+    assert refused and all(row["unending"] is None for row in refused), "another rule broken: no squares to name"
     french = Words("fr").unending(one["unending"], b.squares)
     assert french != Words().unending(one["unending"], b.squares)
     assert re.findall(r"\d+", french) == re.findall(r"\d+", Words().unending(one["unending"], b.squares))

@@ -28,7 +28,20 @@ def check_board(board: Rules, name: str) -> None:
 
 def board_problems(board: Rules) -> list[str]:
     """Every rule the board breaks, one phrase each, jumps named as in its file (the game-can-end check
-    only once the jumps are valid). The rules are stated on the method page."""
+    only once the other rules hold). The rules are stated on the method page."""
+    problems = rule_problems(board)
+    if problems:
+        return problems
+    trapped = unreachable_end(board)
+    if trapped:  # the same words as compute.record.words.Words.unending, which a page writes in its language
+        problems.append(f"the game can fail to end: from the start a player can reach "
+                        f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
+                        f"from which square {board.squares} can never be reached")
+    return problems
+
+
+def rule_problems(board: Rules) -> list[str]:
+    """The rules the board breaks but for the game-can-end check (`unreachable_end`), which needs them to hold."""
     last = board.squares
     chutes_key = board.chute_word
     ladders, chutes = list(board.ladders), list(board.chutes)
@@ -62,19 +75,12 @@ def board_problems(board: Rules) -> list[str]:
     elif board.start in starts:
         problems.append(f"start: square {board.start} is where {starts[board.start]} starts; "
                         f"start at its other end instead")
-    if problems:
-        return problems
-    trapped = unreachable_end(board)
-    if trapped:  # the same words as compute.record.words.Words.unending, which a page writes in its language
-        problems.append(f"the game can fail to end: from the start a player can reach "
-                        f"square{'s' if len(trapped) > 1 else ''} {_ranges(trapped)}, "
-                        f"from which square {last} can never be reached")
     return problems
 
 
 def unreachable_end(board: Rules) -> list[int]:
     """The squares a player can reach from the start from which the last square can never be reached: none
-    unless the game can fail to end."""
+    unless the game can fail to end (the board keeping the other rules, `rule_problems`)."""
     if board.start not in doomed_squares(board):
         return []
     reach = reachable_squares(board)

@@ -22,7 +22,7 @@ from flint import fmpq, fmpq_mat
 
 from ..board.limits import MAX_DIE
 from ..board.model import Board, BoardError
-from ..board.problems import unreachable_end
+from ..board.problems import rule_problems, unreachable_end
 from ..board.rules import roll_landing
 from ..numbers import decimal_string, exact_json, fraction_from_json, rounded
 from ..solve.chain import TurnChain, roll_counts, turn_chain
@@ -65,9 +65,8 @@ def die_row(board: Board, faces: int) -> dict[str, Any]:
     except BoardError as exc:
         reason = str(exc).split(": ", 1)[-1]
         return {"faces": faces, "expected_turns": None, "first_player_wins": None,
-                "note": reason,
-                "unending": unreachable_end(Board.unchecked(**{**board.fields(), **_die_changes(board, faces)[0]}))
-                or None}
+                "note": reason, "unending": _unending(Board.unchecked(**{**board.fields(),
+                                                                         **_die_changes(board, faces)[0]}))}
     chain = turn_chain(variant)
     mean = chain.expected_turns[chain.start]
     if variant.roll_again_on is None:
@@ -76,6 +75,11 @@ def die_row(board: Board, faces: int) -> dict[str, Any]:
         first = {"decimal": certified_digits(chain), "exact": False}
     return {"faces": faces, "expected_turns": exact_json(mean), "first_player_wins": first, "note": note,
             "unending": None}
+
+
+def _unending(variant: Board) -> list[int] | None:
+    """Where the game can be stuck with the variant (`unreachable_end`), if that is why it is refused; else None."""
+    return None if rule_problems(variant) else unreachable_end(variant) or None
 
 
 def certified_digits(chain: TurnChain) -> str:
