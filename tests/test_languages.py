@@ -460,9 +460,9 @@ def test_numbers_are_read_as_the_locale_writes_them() -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=False, reason="not yet for the board and compare pages (the home pages pass): the "
-                   "fractions' digit groups, scientific notation, the download sizes' units and the charts' ticks "
-                   "are counted differently from the English page's in some languages (issue 52)")
+@pytest.mark.xfail(strict=False, reason="not yet for the board pages, nor French's home and compare pages (the "
+                   "others pass): the fractions' digit groups, scientific notation, the download sizes' units "
+                   "and the charts' ticks are counted differently from the English page's (issue 52)")
 @pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("rel", ["", "boards/classic/", "boards/classic-coin/", "compare/"])
 def test_the_numbers_of_a_page_are_the_english_pages_in_the_locales_format(server: str, watched: Watched,
