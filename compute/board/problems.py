@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .reach import doomed_squares, reachable_squares, trapped_squares
 from .rules import Rules
 
@@ -145,17 +147,17 @@ def _roll_problems(board: Rules) -> list[str]:
     return problems
 
 
-def _ranges(squares: list[int]) -> str:
-    """Compact text for a sorted list of squares: '3-7, 9'."""
-    parts: list[str] = []
-    run: list[int] = []
+def runs(squares: Iterable[int]) -> list[tuple[int, int]]:
+    """Squares as runs of consecutive ones, each (first, last): [3, 4, 5, 9] → [(3, 5), (9, 9)]."""
+    out: list[tuple[int, int]] = []
     for s in sorted(squares):
-        if run and s == run[-1] + 1:
-            run.append(s)
-            continue
-        if run:
-            parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
-        run = [s]
-    if run:
-        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
-    return ", ".join(parts)
+        if out and s == out[-1][1] + 1:
+            out[-1] = (out[-1][0], s)
+        else:
+            out.append((s, s))
+    return out
+
+
+def _ranges(squares: list[int]) -> str:
+    """Compact text for a list of squares: '3-7, 9'."""
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs(squares))

@@ -38,12 +38,6 @@ MAX_FLOAT_TURNS = 200_000
 # --- die size ------------------------------------------------------------------------------------------
 
 
-def die_variant(board: Board, faces: int) -> tuple[Board, str | None]:
-    """The board played with a `faces`-sided die (validated), and a note when a rule had to change."""
-    changes, note = _die_changes(board, faces)
-    return board.variant(**changes), note
-
-
 def _die_changes(board: Board, faces: int) -> tuple[dict[str, Any], str | None]:
     """The fields that change with a `faces`-sided die, and a note when a rule had to change."""
     again = board.roll_again_on
@@ -60,13 +54,13 @@ def die_row(board: Board, faces: int) -> dict[str, Any]:
     values, the reason, and the squares where it can be stuck (`unreachable_end`) for a page to say it in its
     language.
     """
+    changes, note = _die_changes(board, faces)
     try:
-        variant, note = die_variant(board, faces)
+        variant = board.variant(**changes)
     except BoardError as exc:
         reason = str(exc).split(": ", 1)[-1]
         return {"faces": faces, "expected_turns": None, "first_player_wins": None,
-                "note": reason, "unending": _unending(Board.unchecked(**{**board.fields(),
-                                                                         **_die_changes(board, faces)[0]}))}
+                "note": reason, "unending": _unending(Board.unchecked(**{**board.fields(), **changes}))}
     chain = turn_chain(variant)
     mean = chain.expected_turns[chain.start]
     if variant.roll_again_on is None:

@@ -20,6 +20,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localc
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..board.problems import runs
 from .catalogues import SOURCE, translations
 from .schema import Bracket, Exact, FirstPlayer, GameLength, Results, Skipped
 
@@ -114,16 +115,10 @@ class Words:
         return self._("%(rolls)s or %(last)s", rolls=self._separated(named[:-1]), last=named[-1])
 
     def _runs(self, squares: Iterable[int]) -> str:
-        """Squares in runs: '0, 24-27, 38-46'."""
-        runs: list[list[int]] = []
-        for s in sorted(squares):
-            if runs and s == runs[-1][-1] + 1:
-                runs[-1].append(s)
-            else:
-                runs.append([s])
-        return self._separated(self.label(run[0]) if len(run) == 1 else
-                               self.pgettext("squares", "%(first)s-%(last)s", first=self.label(run[0]),
-                                             last=self.label(run[-1])) for run in runs)
+        """Squares in runs (`problems.runs`): '0, 24-27, 38-46'."""
+        return self._separated(self.label(a) if a == b else
+                               self.pgettext("squares", "%(first)s-%(last)s", first=self.label(a), last=self.label(b))
+                               for a, b in runs(squares))
 
     def unending(self, squares: list[int], last: int) -> str:
         """Why a game can fail to end (a row of the die experiment, `DieRow.unending`): the squares a player can
