@@ -234,13 +234,14 @@ READY = """() => {
 """The page scripts have set up what they show: the calculator's chances and the designer's results."""
 
 TEXTS = """(withAttributes) => {
-  const skip = 'script, style, template, noscript, code, pre, math, .md-search-result, .chutes-figure';
+  const skip = 'script, style, template, noscript, code, pre, math, .md-search-result, [hidden][data-search-exclude]';
   const page = document.documentElement.lang;
   const own = el => !el.closest(skip) && (el.closest('[lang]')?.getAttribute('lang') || page) === page;
   const out = [document.title];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node; (node = walker.nextNode());) {
-    const text = node.textContent.replace(/\\s+/g, ' ').trim();
+    // ASCII white space only: a script's \\s is also the no-break spaces that group a number's digits
+    const text = node.textContent.replace(/[ \\t\\n\\r\\f]+/g, ' ').trim();
     if (text && node.parentElement && own(node.parentElement)) out.push(text);
   }
   if (withAttributes) {
@@ -248,7 +249,7 @@ TEXTS = """(withAttributes) => {
     for (const el of document.body.querySelectorAll(names.map(n => `[${n}]`).join(', '))) {
       if (!own(el)) continue;
       for (const name of names) {
-        const text = (el.getAttribute(name) || '').replace(/\\s+/g, ' ').trim();
+        const text = (el.getAttribute(name) || '').replace(/[ \\t\\n\\r\\f]+/g, ' ').trim();
         if (text) out.push(text);
       }
     }
@@ -257,7 +258,8 @@ TEXTS = """(withAttributes) => {
 }"""
 """Every piece of text a reader of the page meets, in the page's language: each text node of the body (hidden tabs
 and closed boxes too), the title, and the words of tooltips and labels (with `withAttributes`), but not code,
-formulas, search results, a chart's figure as data (the chart drawn from it is read), or what is marked as in
+formulas, search results, the data a page's scripts read (a chart's figure, the chances the board's squares
+show: what is drawn from them is read), or what is marked as in
 another language."""
 
 

@@ -328,6 +328,12 @@ def test_a_chance_that_ends_within_its_digits_is_shown_whole() -> None:
     assert leading_digits(first(Fraction(3, 4))) == "0.75" and leading_digits(first(Fraction(1))) == "1"
     assert leading_digits(first(Fraction(2, 3))) == "0." + "6" * 50 + "…"
     assert PageWords().digit_groups("0." + "6" * 12 + "…") == "0.66666 66666 66…"
+    # in any language: as the language writes the chance ('0,6666…' in French), grouped as the English is
+    for lang in ("fr", "de", "hi", "ar"):
+        words = PageWords(lang)
+        digits = words.digit_groups(words.words.leading_digits(first(Fraction(2, 3))))
+        point = words.words.decimal("0.5")[1:-1]
+        assert digits.split(" ") == [f"0{point}66666"] + ["66666"] * 8 + ["66666…"], lang
 
 
 def test_a_one_sided_die_is_estimated_and_stated() -> None:

@@ -60,11 +60,12 @@ class PageWords:
     def digit_groups(self, decimal: str, size: int = 5) -> str:
         """A long decimal in groups of five digits after the decimal sign ('0.50780 27734 …'), so that it wraps
         between groups on a narrow screen instead of leaving a lone digit on the last line (a final "…" stays
-        with the last group). Its digits are the record's, as they are."""
-        whole, _, fraction = decimal.removesuffix("…").partition(".")
+        with the last group). Its digits are the record's, as they are; `decimal` is in the locale's format
+        ('0,50780…' in French), as `leading_digits` writes it."""
+        sign = self.words.decimal("0.5")[1:-1]  # the locale's decimal sign
+        whole, _, fraction = decimal.removesuffix("…").partition(sign)
         groups = [fraction[i:i + size] for i in range(0, len(fraction), size)]
         more = "…" if decimal.endswith("…") else ""
-        sign = self.words.decimal("0.5")[1:-1]  # the locale's decimal sign
         return f"{self.words.label(int(whole))}{sign}{' '.join(groups)}{more}" if fraction else whole + more
 
     def rule_sentences(self, board: BoardDefinition) -> list[str]:
