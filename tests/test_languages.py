@@ -259,8 +259,7 @@ TEXTS = """(withAttributes) => {
 """Every piece of text a reader of the page meets, in the page's language: each text node of the body (hidden tabs
 and closed boxes too), the title, and the words of tooltips and labels (with `withAttributes`), but not code,
 formulas, search results, the data a page's scripts read (a chart's figure, the chances the board's squares
-show: what is drawn from them is read), or what is marked as in
-another language."""
+show: what is drawn from them is read), or what is marked as in another language."""
 
 
 _READ: dict[str, tuple[list[str], list[str]]] = {}
