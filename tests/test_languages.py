@@ -286,10 +286,11 @@ def _shown(page: Page, url: str, with_attributes: bool = True) -> list[str]:
     return _READ[url][0 if with_attributes else 1]
 
 
-def _ticks(page: Page, url: str) -> list[str]:
-    """The tick labels of the page's charts, read with its text (`_shown`)."""
-    _shown(page, url)
-    return _READ[url][2]
+def _text_and_ticks(page: Page, url: str) -> tuple[list[str], list[str]]:
+    """The page's text without its attributes' words or its charts' tick labels, and those labels."""
+    text = _shown(page, url, with_attributes=False)
+    ticks = _READ[url][2]
+    return list((Counter(text) - Counter(ticks)).elements()), ticks
 
 
 WORD = re.compile(r"[^\W\d_]{2,}")
@@ -454,10 +455,13 @@ def numbers(pieces: list[str], lang: str) -> Counter[str]:
 @functools.cache
 def _read(number: str, lang: str) -> str:
     """A number the locale's way (a page repeats many: each read once), its grouping spaces as the locale's own."""
+    return str(parse_decimal(_own_spaces(number, lang), locale=lang))
+
+
+def _own_spaces(text: str, lang: str) -> str:
+    """The text with either no-break space as the locale's grouping space, where it groups with one (French)."""
     group = get_group_symbol(lang)
-    if group in ("\u00a0", "\u202f"):
-        number = number.replace("\u00a0", group).replace("\u202f", group)
-    return str(parse_decimal(number, locale=lang))
+    return text.replace("\u00a0", group).replace("\u202f", group) if group in ("\u00a0", "\u202f") else text
 
 
 def is_number(text: str, lang: str) -> bool:
@@ -466,9 +470,7 @@ def is_number(text: str, lang: str) -> bool:
     if re.fullmatch("10\u200b\u2212?\\d+\u200b", text):  # a log axis's power of ten, its exponent raised
         return True
     point, group = get_decimal_symbol(lang), get_group_symbol(lang)
-    bare = re.sub(r"^[-\u2212+]|\s?%$", "", MARKS.sub("", text).strip())
-    if group in ("\u00a0", "\u202f"):
-        bare = bare.replace("\u00a0", group).replace("\u202f", group)
+    bare = _own_spaces(re.sub(r"^[-\u2212+]|\s?%$", "", MARKS.sub("", text).strip()), lang)
     if not bare or set(bare) - set("0123456789" + point + group):
         return False
     try:
@@ -510,12 +512,9 @@ def test_the_numbers_of_a_page_are_the_english_pages_in_the_locales_format(serve
     language.) The charts' ticks are apart: which ones an axis shows depends on its length, so each is only
     checked to be a number as the locale writes it."""
     page = watched.page
-    english_ticks, ticks = _ticks(page, f"{server}/{rel}"), _ticks(page, f"{server}/{lang}/{rel}")
-    english = numbers(list((Counter(_shown(page, f"{server}/{rel}", with_attributes=False))
-                            - Counter(english_ticks)).elements()), "en")
-    pieces = list((Counter(_shown(page, f"{server}/{lang}/{rel}", with_attributes=False))
-                   - Counter(ticks)).elements())
-    translated = numbers(pieces, lang)
+    english_pieces, english_ticks = _text_and_ticks(page, f"{server}/{rel}")
+    pieces, ticks = _text_and_ticks(page, f"{server}/{lang}/{rel}")
+    english, translated = numbers(english_pieces, "en"), numbers(pieces, lang)
     assert len(english) > 20
     assert bool(english_ticks) == bool(ticks)
     assert [tick for tick in english_ticks if not is_number(tick, "en")] == []
