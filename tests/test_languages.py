@@ -500,8 +500,6 @@ def test_a_tick_is_a_number_as_the_locale_writes_it() -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=False, reason="not yet in every language on the board pages (home and compare pass in all "
-                   "five; boards/classic in four: Arabic lacks the numbers 2 and 3) (issue 52)")
 @pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("rel", ["", "boards/classic/", "boards/classic-coin/", "compare/"])
 def test_the_numbers_of_a_page_are_the_english_pages_in_the_locales_format(server: str, watched: Watched,
