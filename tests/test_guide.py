@@ -33,6 +33,7 @@ from chutes.site_build.engine.guard import MESSAGE as GUARD_MESSAGE
 from chutes.site_build.guide import PAGES, TAB, guide_nav, guide_pages
 from chutes.site_build.guide.boards import board_keys
 from chutes.site_build.guide.commands import commands
+from chutes.site_build.guide.searched import searched_by_their_leads
 from chutes.site_build.guide.templates import template_inputs
 from chutes.site_build.pages.downloads import DOWNLOADS
 from chutes.site_build.pages.records import record_schema, schema_parts
@@ -366,3 +367,31 @@ def test_a_guide_page_missing_stops_the_build(tmp_path: Path) -> None:
     (tmp_path / "guide" / "scaling.md.j2").unlink()
     with pytest.raises(SiteError, match="the guide needs scaling.md"):
         guide_pages(Project.at(tmp_path))
+
+
+def test_the_search_index_holds_each_guide_sections_heading_and_first_paragraph() -> None:
+    """What follows a section's first paragraph is left out of the search as whole Markdown (a block that ends
+    where it starts), code blocks too; a heading inside code or an HTML block is not a section."""
+    page = ("# Title\n\nThe lead\ncontinues.\n\nMore.\n\n```bash\n# a comment\n```\n\n## Section\n\n| a |\n|---|\n\n"
+            "Its lead.\n\n<div class=\"x\" markdown>\n\n## inside\n\n</div>\n\n## Empty\n")
+    out = searched_by_their_leads(page)
+    assert out.startswith("# Title\n\nThe lead\ncontinues.\n\n<div data-search-exclude markdown>\n\nMore.\n\n</div>")
+    assert "\n## inside\n" in out and out.count("\n## ") == 3, "no section begins inside an HTML block"
+    section = out[out.index("## Section"):out.index("## Empty")]
+    assert "| a |" in section and "Its lead." in section and "data-search-exclude" not in section, \
+        "an HTML block stays as it is: a <div> inside a left-out one would end it for the search"
+    assert out.count("<div") == out.count("</div>") == 3
+    assert "# a comment" in out.split("## Section")[0].split("</div>", 1)[1]
+    cell = "<div data-search-exclude markdown>\n\n```py\nx\n```\n\n</div>\n"
+    assert searched_by_their_leads(f"# A notebook\n\nIts lead.\n\n{cell}") == f"# A notebook\n\nIts lead.\n\n{cell}", \
+        "a block already left out (a notebook's cell) is not wrapped again"
+
+
+def test_the_built_guide_is_searched_by_its_headings_and_leads(built_site: Path) -> None:
+    index = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
+    guide = [doc for doc in index if doc["location"].startswith("guide/")]
+    pages = {doc["location"].split("#")[0] for doc in guide}
+    assert {f"guide/{page}" for page in ("", "boards/", "cli/", "customising/", "api/", "tutorial/")} <= pages
+    written = [doc for doc in guide if not doc["location"].startswith("guide/tutorial/")]  # a notebook's outputs
+    assert max(doc["text"].count("<p>") for doc in written) == 1, "a section by its first paragraph"
+    assert sum(1 for doc in guide if doc["text"]) > len(pages), "the sections' leads are there"

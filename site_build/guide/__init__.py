@@ -3,18 +3,17 @@ compute with the library. Only a project whose mkdocs.yml says so (`plugins: - c
 repository's) has it; a `chutes new` project leaves the setting out.
 
 Its sources are the project's `guide/` folder, outside the package: Markdown pages copied as they are, and page
-templates (`*.md.j2`) filled with what a module here reads from the code the page describes, each module with
-one job: the board file's keys (`boards`), the command line (`commands`), the templates' inputs, filters and
-default files (`templates`), the Python API from its docstrings (`api`, with griffe), the measurements
-(`performance`); the Data page reuses the Data page's record schema (`site_build.pages.records`). The tutorial is a
-notebook (`guide/tutorial.ipynb`), written as a page with its stored outputs (`notebook`) and published beside it.
-They are rendered here to Markdown in the docs tree before the engine runs, so that MkDocs and Zensical publish the
-same pages.
+templates (`*.md.j2`) filled with what a module here reads from the code the page describes, each module with one
+job: the board file's keys (`boards`), the command line (`commands`), the templates' inputs, filters and default
+files (`templates`), the Python API from its docstrings (`api`, with griffe), the measurements (`performance`), and
+what of each written page the search index holds (`searched`); the Data page reuses the Data page's record schema
+(`site_build.pages.records`). The tutorial is a notebook (`guide/tutorial.ipynb`), written as a page with its stored
+outputs (`notebook`) and published beside it. They are rendered here to Markdown in the docs tree before the engine
+runs, so that MkDocs and Zensical publish the same pages.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from ..scaffold import SCAFFOLD
 from ..tree.nav import GENERATED
 from ..tree.render import OCCASIONAL_PAGES
 from . import api, boards, commands, notebook, performance, templates
+from .searched import searched_by_their_leads
 
 FOLDER = "guide"
 """Where the guide's pages go in the site (guide/, guide/boards/, ...)."""
@@ -84,7 +84,7 @@ def guide_pages(project: Project) -> dict[str, str]:
         plain, template = project.guide_dir / name, project.guide_dir / f"{name}.j2"
         book = (project.guide_dir / name).with_suffix(".ipynb")
         if plain.is_file():
-            pages[f"{FOLDER}/{name}"] = unsearched_code(plain.read_text(encoding="utf-8"))
+            pages[f"{FOLDER}/{name}"] = searched_by_their_leads(plain.read_text(encoding="utf-8"))
             continue
         if book.is_file():
             pages[f"{FOLDER}/{name}"] = notebook.notebook_markdown(book, chart_prefix=book.stem)
@@ -95,22 +95,12 @@ def guide_pages(project: Project) -> dict[str, str]:
                             "mkdocs.yml)")
         context = context if context is not None else _context(project)
         try:
-            pages[f"{FOLDER}/{name}"] = unsearched_code(env.get_template(f"{name}.j2").render(**context))
+            pages[f"{FOLDER}/{name}"] = searched_by_their_leads(env.get_template(f"{name}.j2").render(**context))
         except TemplateSyntaxError as exc:
             raise SiteError(f"guide/{exc.name or name}:{exc.lineno}: {exc.message}") from None
         except TemplateError as exc:
             raise SiteError(f"guide/{name}.j2: {exc.message}") from None
     return pages
-
-
-FENCE = re.compile(r"^(`{3,})[^\n`]*\n.*?^\1[ \t]*$", re.M | re.S)
-"""A fenced code block at the start of its lines (not one inside a tab, a note or another block)."""
-
-
-def unsearched_code(markdown: str) -> str:
-    """The page with each of its top-level code blocks (commands, examples, files) in a block left out of the search
-    index: the guide is found by its words and headings, and the index every page loads stays small."""
-    return FENCE.sub(lambda m: f"<div data-search-exclude markdown>\n\n{m.group(0)}\n\n</div>", markdown)
 
 
 def guide_nav() -> list[str]:

@@ -1,6 +1,7 @@
 /* Minutes a game takes at the reader's pace: every answer card's "Seconds per turn" field rewrites its
    table's minutes (rounds × players × seconds per turn). The pace is kept in the address (?pace=12), so a
-   shared link shows the same minutes. Works with Material's instant navigation (document$). */
+   shared link shows the same minutes. The page's words (loader.js) are fetched only once a pace is set: the
+   page comes with its minutes at the usual pace written. Works with Material's instant navigation (document$). */
 (function () {
   "use strict";
 
@@ -30,17 +31,16 @@
         var valid = seconds >= 1 && seconds <= 600;
         input.setAttribute("aria-invalid", valid ? "false" : "true");
         if (!valid) return;
-        apply(card, seconds);
         var url = new URL(location.href);
         url.searchParams.set("pace", seconds);
         history.replaceState(history.state, "", url);
+        window.chutesWordsReady().then(function () { apply(card, seconds); })
+          .catch(function () { /* the minutes stay as the page has them */ });
       };
       input.addEventListener("input", update);
       if (fromUrl) update();
     });
   }
 
-  window.chutesEachPage(function () {  // once the page's words have come (loader.js)
-    window.chutesWordsReady().then(setUp).catch(function () { /* the minutes stay as the page has them */ });
-  });
+  window.chutesEachPage(setUp);
 })();
