@@ -382,9 +382,9 @@ def test_the_search_index_holds_each_guide_sections_heading_and_first_paragraph(
         "an HTML block stays as it is: a <div> inside a left-out one would end it for the search"
     assert out.count("<div") == out.count("</div>") == 3
     assert "# a comment" in out.split("## Section")[0].split("</div>", 1)[1]
-    cell = "<div data-search-exclude markdown>\n\n```py\nx\n```\n\n</div>\n"
-    assert searched_by_their_leads(f"# A notebook\n\nIts lead.\n\n{cell}") == f"# A notebook\n\nIts lead.\n\n{cell}", \
-        "a block already left out (a notebook's cell) is not wrapped again"
+    usage = "<div data-search-exclude markdown>\n\n```text\nx\n```\n\n</div>\n"
+    assert searched_by_their_leads(f"# A command\n\nIts lead.\n\n{usage}") == f"# A command\n\nIts lead.\n\n{usage}", \
+        "a block the page already leaves out is not wrapped again"
 
 
 def test_the_built_guide_is_searched_by_its_headings_and_leads(built_site: Path) -> None:

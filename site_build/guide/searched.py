@@ -13,8 +13,7 @@ import re
 
 EXCLUDED = "<div data-search-exclude markdown>"
 FENCE = re.compile(r"^(`{3,})[^\n`]*\n.*?^\1[ \t]*$", re.M | re.S)
-"""A fenced code block at the start of its lines (not one inside a tab, a note or another block), unless it opens
-a block already left out (a notebook's cell)."""
+"""A fenced code block at the start of its lines (not one inside a tab, a note or another block)."""
 
 HEADING = re.compile(r"#{1,6} ")
 FENCE_LINE = re.compile(r"(`{3,}|~{3,})")
@@ -28,7 +27,8 @@ RENDERED_AS_DIV = re.compile(r"<div\b|^(!!!|\?\?\?|===) |^\s+(`{3}|~{3})", re.M)
 
 def unsearched_code(markdown: str) -> str:
     """The page with each of its top-level code blocks (commands, examples, files) in a block left out of the search
-    index: the guide is found by its words and headings, and the index every page loads stays small."""
+    index: the guide is found by its words and headings, and the index every page loads stays small. A block the
+    template already leaves out is not wrapped again (the end of a <div> inside one would end it for the search)."""
     return FENCE.sub(lambda m: m.group(0) if markdown.endswith(f"{EXCLUDED}\n\n", 0, m.start())
                      else f"{EXCLUDED}\n\n{m.group(0)}\n\n</div>", markdown)
 
