@@ -3,13 +3,16 @@
 Usage: python benchmarks/page_weight.py [SITE_DIR] [PATH ...]   (run `chutes build` first; default: site/ and
 the home page, the lightest and the heaviest board pages, compare and data). Serves the site on 127.0.0.1,
 opens each page in a fresh browser profile (Debian's Chromium), waits until the network is idle, scrolls to the
-bottom (charts are drawn once the reader scrolls, those near the view), and adds up the bodies of all responses.
-The budgets (tests/test_browser.py checks them): home page ≤ 0.5 MB, any board page ≤ 3 MB.
+bottom (charts are drawn once the reader scrolls, those near the view), and adds up the bodies of all responses;
+then opens the search (the key "/") and counts apart what that brings: the language's search index, which a
+page requests only then, and its lunr scripts. The budgets (tests/test_browser.py checks them), on a first
+visit: home page ≤ 0.5 MB, any board page ≤ 3 MB.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -21,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BUDGETS = {"home": 500_000, "board": 3_000_000}
+SEARCH = re.compile(r"/search/search_index\.json$|/assets/javascripts/lunr/")
+"""The search's own requests: the index, and the language's lunr scripts that the search worker then loads."""
 PATHS = ["/", "/boards/tiny/", "/boards/classic/", "/boards/uk/", "/boards/noordenbos/", "/compare/", "/data/"]
 
 
@@ -29,8 +34,9 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
-def first_visit(browser: Browser, url: str) -> dict[str, int]:
-    """Bytes of every response (by URL) when `url` is opened in a fresh profile and scrolled to its end."""
+def first_visit(browser: Browser, url: str) -> tuple[dict[str, int], dict[str, int]]:
+    """Bytes of every response (by URL) when `url` is opened in a fresh profile and scrolled to its end, and apart
+    what opening the search then brings (`SEARCH`)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     sizes: dict[str, int] = {}
@@ -48,8 +54,17 @@ def first_visit(browser: Browser, url: str) -> dict[str, int]:
     # the charts near the end are drawn after the scroll, plotly.js fetched for them (networkidle was before it)
     page.wait_for_function("!document.querySelector('.chutes-chart')"
                            " || document.querySelector('.chutes-chart[data-rendered=\"done\"]')")
+    assert not [u for u in sizes if SEARCH.search(u)], "the search's files before the search was opened"
+    meta = ".md-search-result__meta"
+    before = page.locator(meta).text_content()  # "Initializing search", in the page's language
+    with page.expect_response(lambda response: "/search/search_index.json" in response.url):
+        page.keyboard.press("/")
+    # the search is ready (its worker has loaded the language's scripts and the index) once its words change
+    page.wait_for_function("([meta, before]) => document.querySelector(meta).textContent !== before",
+                           arg=[meta, before])
     context.close()
-    return sizes
+    return ({u: n for u, n in sizes.items() if not SEARCH.search(u)},
+            {u: n for u, n in sizes.items() if SEARCH.search(u)})
 
 
 def main() -> None:
@@ -60,16 +75,18 @@ def main() -> None:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    print("| page | first visit (bytes) | MB | budget (MB) | requests | largest |\n|---|---:|---:|---:|---:|---|")
+    print("| page | first visit (bytes) | MB | budget (MB) | requests | largest | the search opened, on top (bytes) |\n"
+          "|---|---:|---:|---:|---:|---|---:|")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
         for path in paths:
-            sizes = first_visit(browser, base + path)
+            sizes, searched = first_visit(browser, base + path)
             largest = max(sizes, key=sizes.get)
             total = sum(sizes.values())
-            budget = BUDGETS["home"] if path == "/" else BUDGETS["board"] if path.startswith("/boards/") else None
+            rel = re.sub(r"^/[a-z]{2}/", "/", path)  # a language's folder
+            budget = BUDGETS["home"] if rel == "/" else BUDGETS["board"] if rel.startswith("/boards/") else None
             print(f"| {path} | {total:,} | {total / 1e6:.2f} | {budget / 1e6 if budget else '—'} | {len(sizes)} | "
-                  f"{largest[len(base):]} ({sizes[largest] / 1e6:.2f} MB) |")
+                  f"{largest[len(base):]} ({sizes[largest] / 1e6:.2f} MB) | {sum(searched.values()):,} |")
         browser.close()
     httpd.shutdown()
 

@@ -12,6 +12,7 @@ import zlib
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from helpers import REFERENCE_LANGUAGES, Watched, chain, new_project
@@ -434,23 +435,17 @@ def _first_visit(browser: Browser, url: str) -> dict[str, int]:
     return sizes
 
 
-HEAVY_SCRIPT = pytest.mark.xfail(strict=True, reason=(
-    "Hindi's home page weighs about 0.53 MB: its search index holds the reader pages' text, three bytes a letter "
-    "in UTF-8 (152 KB, against 81 KB in French); see benchmarks/results.md (issue 52)"))
-
-
-@pytest.mark.parametrize("code", [pytest.param(code, marks=HEAVY_SCRIPT) if code == "hi" else code
-                                  for code in REFERENCE_LANGUAGES])
+@pytest.mark.parametrize("code", REFERENCE_LANGUAGES)
 def test_pages_stay_within_their_weight(server: str, browser: Browser, code: str) -> None:
-    """A first visit in Chromium, every byte counted (uncompressed), of the reference site (the guide's pages in
-    its search index) in each of its languages (the first at the root, each other in its folder): home ≤ 0.5 MB,
-    the heaviest board pages ≤ 3 MB; plotly.js only where there are charts, and the one every language shares (see
-    benchmarks/page_weight.py for the numbers)."""
+    """A first visit in Chromium, every byte counted (uncompressed), of the reference site in each of its languages
+    (the first at the root, each other in its folder): home ≤ 0.5 MB, the heaviest board pages ≤ 3 MB; no search
+    index until the reader searches (the next test); plotly.js only where there are charts, and the one every
+    language shares (see benchmarks/page_weight.py for the numbers)."""
     first = code == REFERENCE_LANGUAGES[0]
     prefix = "/" if first else f"/{code}/"
     home = _first_visit(browser, server + prefix)
-    assert [u for u in home if u.endswith(f"{prefix}search/search_index.json")], "the search index"
-    assert not [u for u in home if "plotly" in u]
+    assert [u for u in home if u.endswith(f"{prefix}sitemap.xml")], "the page's requests are counted"
+    assert not [u for u in home if "search_index" in u or "plotly" in u]
     assert sum(home.values()) <= 500_000, sorted(home.items(), key=lambda kv: -kv[1])[:5]
     for slug in ("noordenbos", "uk"):
         board = _first_visit(browser, server + f"{prefix}boards/{slug}/")
@@ -460,6 +455,32 @@ def test_pages_stay_within_their_weight(server: str, browser: Browser, code: str
             own = [u for u in board if f"{prefix}assets/javascripts/" in u and not re.search(
                 r"/assets/javascripts/(bundle\.[0-9a-f]+\.min\.js|workers/|lunr/)", u)]
             assert own == [], (slug, "the first's, shared")
+
+
+def test_the_search_index_comes_when_the_reader_turns_to_the_search(server: str, watched: Watched) -> None:
+    """A page requests its language's search index only once the reader turns to the search (a press in the
+    header's search, or its key "/"), or opens an address with a query; the search then finds the guide's pages
+    too, and every other request went out at once (the page's own scripts ran)."""
+    page = watched.page
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(urlsplit(request.url).path))
+    page.goto(server + "/fr/")
+    page.wait_for_load_state("networkidle")
+    assert "/fr/sitemap.xml" in asked and not [path for path in asked if "search_index" in path]
+    with page.expect_response(lambda response: response.url.endswith("/fr/search/search_index.json")):
+        page.keyboard.press("/")
+    page.goto(server + "/")
+    page.wait_for_load_state("networkidle")
+    with page.expect_response(lambda response: response.url.endswith("/search/search_index.json")):
+        page.locator(".md-search__input").click()
+    page.locator(".md-search__input").fill("engine")
+    page.locator(".md-search__input").press("End")  # Material searches as keys come up
+    page.locator(".md-search-result__item").first.wait_for(timeout=20_000)
+    links = page.eval_on_selector_all(".md-search-result__link", "els => els.map(e => e.href)")
+    assert [link for link in links if "/guide/" in link], links
+    with page.expect_response(lambda response: response.url.endswith("/search/search_index.json")):
+        page.goto(server + "/compare/?q=classic")
+    watched.assert_clean()
 
 
 def test_charts_below_the_fold_wait_until_they_come_into_view(server: str, watched: Watched) -> None:

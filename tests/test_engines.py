@@ -109,3 +109,21 @@ def test_zensical_keeps_dark_mode_and_its_search_dialog(zensical_site: tuple[Pat
     page.wait_for_function(ALL_RENDERED, timeout=30_000)
     assert page.locator("[role='dialog'][aria-label]").count() >= 1
     watched.assert_clean()
+
+
+def test_zensical_requests_its_search_index_once_the_reader_opens_the_search(zensical_site: tuple[Path, str],
+                                                                           watched) -> None:
+    """As with MkDocs (test_browser): no search.json on a first visit; the search button brings it, and the search
+    finds pages."""
+    _, server = zensical_site
+    page = watched.page
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(server + "/")
+    page.wait_for_load_state("networkidle")
+    assert asked and not [url for url in asked if url.endswith("/search.json")]
+    with page.expect_response(lambda response: response.url.endswith("/search.json")):
+        page.locator(".md-search__button").click()
+    page.locator("dialog[open] input").fill("ladder")  # Zensical's dialog (in its shadow root)
+    page.locator("dialog[open] [role='listbox'] > *").first.wait_for(timeout=20_000)
+    watched.assert_clean()
