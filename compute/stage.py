@@ -32,13 +32,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What `update` did for one board: its record file, whether it was computed (else it was up to date),
-    the seconds that took, and for a computed board the estimate it started with (`estimate`, seconds:
+    """What `update` did for one board: its cache key and record file, whether it was computed (else it was up to
+    date), the seconds that took, and for a computed board the estimate it started with (`estimate`, seconds:
     `record.build.record_seconds`). A board found up to date comes with its record as the check read it
     (`record`), unless it was not read (`update(read=False)`); a computed record stays in its file (it was
     written by a worker process)."""
 
     slug: str
+    key: str
     path: Path
     computed: bool
     seconds: float
@@ -171,8 +172,8 @@ def update(boards: list[Board], cache: ResultCache, force: bool = False, log: Ca
         found = [cached_record(cache, b, known)[0] for b in boards]
         if any(record is None for record in found):
             raise
-        outcomes = [Outcome(b.slug, cache.path(b.slug, cache_key(b)), False, 0.0, record=record)
-                    for b, record in zip(boards, found)]
+        outcomes = [Outcome(b.slug, key, cache.path(b.slug, key), False, 0.0, record=record)
+                    for b, key, record in zip(boards, map(cache_key, boards), found)]
         if on_done:
             for outcome in outcomes:
                 on_done(outcome)
@@ -202,7 +203,7 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
         started = time.perf_counter()
         key = cache_key(board)
         if not force and not read and cache.unchanged(board.slug, key):
-            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, key), False,
+            outcomes[board.slug] = Outcome(board.slug, key, cache.path(board.slug, key), False,
                                            time.perf_counter() - started)
             if on_done:
                 on_done(outcomes[board.slug])
@@ -213,7 +214,7 @@ def _update(boards: list[Board], cache: ResultCache, force: bool, log: Callable[
         if record is None:
             todo.append(board)
         else:
-            outcomes[board.slug] = Outcome(board.slug, cache.path(board.slug, key), False,
+            outcomes[board.slug] = Outcome(board.slug, key, cache.path(board.slug, key), False,
                                            time.perf_counter() - started, record=record)
             if on_done:
                 on_done(outcomes[board.slug])
@@ -299,7 +300,7 @@ class _Into(PartStore):
     def save(self, n: int, value: Any, piece: Sequence[Any] = ()) -> None:
         path, seconds = value
         board = piece[0]
-        outcome = Outcome(board.slug, Path(path), True, seconds, self.estimates[board.slug])
+        outcome = Outcome(board.slug, cache_key(board), Path(path), True, seconds, self.estimates[board.slug])
         self.outcomes[board.slug] = outcome
         if self.on_done:
             self.on_done(outcome)
@@ -327,7 +328,7 @@ class _FromCluster(_Into):
         if record is None:
             path.unlink(missing_ok=True)
             raise ArithmeticError(f"{board.slug}: the record computed on the cluster is not plausible: {problem}")
-        outcome = Outcome(board.slug, path, True, seconds, self.estimates[board.slug], record)
+        outcome = Outcome(board.slug, stored["key"], path, True, seconds, self.estimates[board.slug], record)
         self.outcomes[board.slug] = outcome
         if self.on_done:
             self.on_done(outcome)

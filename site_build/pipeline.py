@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +31,6 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from functools import partial
-from importlib import metadata
 from importlib.resources import files as package_files
 from pathlib import Path
 from typing import Any
@@ -68,6 +68,8 @@ MARKER_TEXT = "This folder was made by `chutes build`, which replaces its whole 
 
 Records = Callable[[Project], list[BoardRecord]]
 """Brings the results cache up to date for a project and returns its records (the compute stage)."""
+RecordKeys = Callable[[Project], list[tuple[str, str]]]
+"""Brings it up to date too, and returns each board's slug and cache key, reading no record it need not read."""
 Phase = Callable[[str], AbstractContextManager[object]]
 """Wraps each step of a build ("writing the pages", ...) so that a caller can show what is going on."""
 
@@ -351,9 +353,11 @@ def site_url_for(site_url: str | None) -> tuple[str, bool]:
 
 
 def build_site(project: Project, records: Records, site_url: str | None = None, engine: str | None = None,
-               phase: Phase = no_phase, log: Callable[[str], None] = lambda note: None) -> Path:
+               phase: Phase = no_phase, log: Callable[[str], None] = lambda note: None,
+               keys: RecordKeys | None = None) -> Path:
     """Compute (cached), write the engine's inputs, build, check, and only then replace the project's site folder.
-    Each page the site leaves out is a note to `log`, saying why (`render.left_out`)."""
+    Each page the site leaves out is a note to `log`, saying why (`render.left_out`). With `keys` (the compute
+    stage's), a build with nothing changed reads no record: the records' keys name their content."""
     project.check_site_dir()
     url, _ = site_url_for(site_url)
     site_dir = project.site_dir
@@ -365,28 +369,33 @@ def build_site(project: Project, records: Records, site_url: str | None = None, 
     chosen = chosen_engine(project, engine)
     with FileLock(project.work_dir / "build.lock"):
         _remove_leftovers(site_dir)
-        current = records(project)
-        for note in left_out(current, project.site_src_dirs):
-            log(f"note: {note}")
+        if keys is not None:  # the records are read only if something changed
+            current, named = None, keys(project)
+        else:
+            current = records(project)
+            named = [(r.slug, r.key) for r in current]
         with phase("comparing the inputs with the last build's"):
-            inputs = build_inputs(project, current, url, chosen)
+            inputs = build_inputs(project, named, url, chosen)
             unchanged = _published(project) == {"inputs": inputs, "site_dir": str(site_dir),
                                                 "site": _site_state(site_dir)}
         if unchanged:
             with phase("nothing changed since the last build: the published site stays"):
                 return site_dir
+        current = records(project) if current is None else current
+        for note in left_out(current, project.site_src_dirs):
+            log(f"note: {note}")
         _stamp(project, None)
         _publish(project, current, url, chosen, phase)
         _stamp(project, {"inputs": inputs, "site_dir": str(site_dir), "site": _site_state(site_dir)})
     return site_dir
 
 
-def build_inputs(project: Project, records: list[BoardRecord], url: str, engine: str) -> str:
-    """A digest of everything a build reads: the records (their keys name their content), the templates,
-    hand-written pages and assets, theme overrides, the guide and its measurements, the settings, the site's
-    address, the engine, the build's date, the generator's own code, and every installed package's version
-    (the engine, its theme, Markdown's extensions). Files are read whole, so a file touched but not changed
-    counts as unchanged."""
+def build_inputs(project: Project, records: list[tuple[str, str]], url: str, engine: str) -> str:
+    """A digest of everything a build reads: the records (each board's slug and cache key, which names its record's
+    content), the templates, hand-written pages and assets, theme overrides, the guide and its measurements, the
+    settings, the site's address, the engine, the build's date, the generator's own code, and every installed
+    package's version (the engine, its theme, Markdown's extensions: `_installed`). Files are read whole, so a file
+    touched but not changed counts as unchanged."""
     config = read_config(project.config_file)
     code = [Path(str(package_files(package))) for package in ("chutes", "chutes.compute", "chutes.site_build")]
     folders = [*project.templates_dirs, *project.site_src_dirs, project.guide_dir, project.benchmarks_file,
@@ -397,9 +406,21 @@ def build_inputs(project: Project, records: list[BoardRecord], url: str, engine:
         for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
             if file.is_file() and "__pycache__" not in file.parts:
                 contents.append((str(file), hashlib.sha256(file.read_bytes()).hexdigest()))
-    installed = sorted((d.metadata["Name"] or "", d.version) for d in metadata.distributions())
-    return digest(sorted((r.slug, r.key) for r in records), contents, url, engine, build_date(project.root),
-                  installed, sys.version)
+    return digest(sorted(records), contents, url, engine, build_date(project.root), _installed(), sys.version)
+
+
+def _installed() -> list[str]:
+    """Every package installed where pip installs (this environment's site-packages), by its metadata folder's name,
+    which names its version (`mkdocs_material-9.8.1.dist-info`): read from the folders' listings, without parsing
+    each package's metadata file (a tenth of a second or more for a hundred packages), and the same from any
+    working folder (`python -m chutes` puts it on `sys.path`, with a source checkout's `*.egg-info`)."""
+    found: set[str] = set()
+    for folder in {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}:
+        try:
+            found.update(p.name for p in Path(folder).iterdir() if p.suffix in (".dist-info", ".egg-info"))
+        except OSError:  # not there
+            continue
+    return sorted(found)
 
 
 def _site_state(site_dir: Path) -> str:

@@ -167,6 +167,29 @@ def test_an_unchanged_build_keeps_the_published_site(tmp_path: Path, monkeypatch
     assert "A new page." in (site / "note" / "index.html").read_text()
 
 
+def test_an_unchanged_build_reads_no_record_and_a_changed_one_reads_them(tmp_path: Path, monkeypatch) -> None:
+    """With the compute stage's keys (as `chutes build` passes them), nothing changed is seen from the boards' cache
+    keys alone: the records are not read; a changed input (a board edited: its key changes) reads them, and builds
+    the page it changes."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795000000")
+    project = new_project(tmp_path / "p")
+    stage = compute_stage(quiet=True)
+    site = pipeline.build_site(project, stage, keys=stage.keys)
+    read: list[int] = []
+
+    def records(project):
+        read.append(1)
+        return compute_stage(quiet=True)(project)
+
+    times = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
+    pipeline.build_site(project, records, keys=compute_stage(quiet=True).keys)
+    assert read == [] and {p: p.stat().st_mtime_ns for p in site.rglob("*")} == times
+    tiny = project.boards_dir / "tiny.toml"
+    tiny.write_text(re.sub(r"^title = .*$", 'title = "A tiny board, renamed"', tiny.read_text(), flags=re.M))
+    pipeline.build_site(project, records, keys=compute_stage(quiet=True).keys)
+    assert read == [1] and "A tiny board, renamed" in (site / "boards" / "tiny" / "index.html").read_text()
+
+
 def test_a_failed_build_leaves_the_previous_site(tmp_path: Path, monkeypatch) -> None:
     project = new_project(tmp_path / "project")
     site = pipeline.build_site(project, compute_stage(quiet=True))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,29 +33,45 @@ def _fewer_records_than_boards(project: Project) -> bool:
     return count(project.cache_dir, "*.json") < count(project.boards_dir, "*.toml")
 
 
-def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False,
-                  scheduler: str | None = None) -> Callable[[Project], list[BoardRecord]]:
-    """The compute stage as the build stage calls it: bring the cache up to date, return the records (as the
-    cache's check read them; a record computed in this run is read from its file).
+class ComputeStage:
+    """The compute stage as the build stage calls it: `stage(project)` brings the cache up to date and returns the
+    records (as the cache's check read them; a record computed in this run is read from its file); `stage.keys(
+    project)` brings it up to date too but returns only each board's (slug, cache key), reading no record that is
+    unchanged since its last full check: all a build needs to see that nothing changed (`build_site`'s `keys`).
 
-    Each board's progress is shown unless `quiet`: its estimate when it starts, its time when it is done.
-    With a Dask `scheduler`, each board due is computed on a worker of that cluster (and stored here). The records
-    read are kept for the next call (`chutes serve` calls it after every edit): a file unchanged is not read again."""
-    known: Known = {}
+    Each board's progress is shown unless `quiet` (once: not again by the call that follows `keys`): its estimate
+    when it starts, its time when it is done. With a Dask `scheduler`, each board due is computed on a worker of
+    that cluster (and stored here). The records read are kept for the next call (`chutes serve` calls it after
+    every edit): a file unchanged is not read again."""
 
-    def records(project: Project) -> list[BoardRecord]:
+    def __init__(self, only: tuple[str, ...] = (), force: bool = False, quiet: bool = False,
+                 scheduler: str | None = None) -> None:
+        self.only, self.force, self.quiet, self.scheduler = only, force, quiet, scheduler
+        self.known: Known = {}
+
+    def __call__(self, project: Project) -> list[BoardRecord]:
         from chutes.site_build.pages.records import load_record
 
-        outcomes = _up_to_date(project, only, force, quiet, scheduler, known)
+        outcomes = _up_to_date(project, self.only, self.force, self.quiet, self.scheduler, self.known)
         return [o.record or load_record(o.path) for o in outcomes]
 
-    return records
+    def keys(self, project: Project) -> list[tuple[str, str]]:
+        outcomes = _up_to_date(project, self.only, self.force, self.quiet, self.scheduler, None, read=False)
+        self.force, self.quiet = False, True  # brought up to date and shown: the records' call only reads them
+        return [(o.slug, o.key) for o in outcomes]
+
+
+def compute_stage(only: tuple[str, ...] = (), force: bool = False, quiet: bool = False,
+                  scheduler: str | None = None) -> ComputeStage:
+    """The compute stage (`ComputeStage`) for these boards (`only`: all), recomputed (`force`) or not."""
+    return ComputeStage(only, force, quiet, scheduler)
 
 
 def _up_to_date(project: Project, only: tuple[str, ...], force: bool, quiet: bool, scheduler: str | None,
                 known: Known | None, read: bool = True) -> list[Outcome]:
-    """Every board of the project (or `only`) brought up to date in its cache (`compute.stage.update`); with `read`
-    false, a record unchanged since its last full check is neither read nor costed again (`chutes compute`)."""
+    """Every board of the project (or `only`) brought up to date in its cache (`compute.stage.update`). A board whose
+    record is unchanged since its last full check is not costed again (it was within the budget when the same code
+    computed it); with `read` false, it is not read either (`chutes compute`)."""
     if (os.cpu_count() or 1) > 1 and (force or _fewer_records_than_boards(project)):
         from chutes.compute.store.sweep import start_workers_early
 
@@ -67,7 +82,7 @@ def _up_to_date(project: Project, only: tuple[str, ...], force: bool, quiet: boo
     from chutes.progress import BoardProgress
 
     cache = ResultCache(project.cache_dir)
-    computed = None if force or read else lambda board: cache.unchanged(board.slug, cache_key(board))
+    computed = None if force else lambda board: cache.unchanged(board.slug, cache_key(board))
     boards = load_all(project.boards_dir, only, computed)
     for board in boards if not quiet else ():
         if not board.source:
@@ -121,7 +136,8 @@ def build(force: bool, site_dir: Path | None, site_url: str | None, engine: str 
     here = open_project(project, site_dir=site_dir, boards_dir=boards_dir, cache_dir=cache_dir)
     url, local = site_url_for(site_url)
     started = time.perf_counter()
-    out = build_site(here, compute_stage(force=force), url, engine=engine, phase=step, log=say)
+    stage = compute_stage(force=force)
+    out = build_site(here, stage, url, engine=engine, phase=step, log=say, keys=stage.keys)
     pages = len(list(out.rglob("*.html")))
     say(f"site built in {time.perf_counter() - started:.1f} s: {pages} pages in {out}/ (preview it with "
         f"'chutes serve')")
