@@ -1,10 +1,11 @@
 """What of a written guide page the search index holds: every page and heading, each section's opening paragraph,
 no code (the tutorial, a notebook, is written as its cells are).
 
-Material's search index is loaded by every page of the site, the home page too, so the guide (in English only)
-is found by its headings and by what each section is about, and a reader follows the link for the rest. The parts
-left out are wrapped in `<div data-search-exclude markdown>`, which both engines' search leaves out of the index
-and which Markdown renders as it would without the wrapper.
+Every page of the site's first language loads the same search index when its reader first searches (the theme
+holds it back until then), so the guide (in English only) is found by its headings and by what each section is
+about, and a reader follows the link for the rest: a lighter index to fetch for a first search on a phone. The
+parts left out are wrapped in `<div data-search-exclude markdown>`, which both engines' search leaves out of the
+index and which Markdown renders as it would without the wrapper.
 """
 
 from __future__ import annotations
